@@ -1,0 +1,403 @@
+"""M2, the CoNLL-2013/2014 edit format, in all its dialects: reader and writer.
+
+A block per sentence, blocks separated by an empty line::
+
+    S This are a test .
+    A 1 2|||SVA|||is|||REQUIRED|||-NONE-|||0
+    A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1
+
+Dialects read and written back byte for byte:
+
+* CoNLL-2013/2014: single- and multi-annotator files, ``||`` alternatives, ``noop`` lines,
+  deletions written as an empty field;
+* ERRANT: the same shape, with ``noop`` lines for unchanged references;
+* NLPCC 2018 ``gold.01``: deletions written ``-NONE-``, blocks without ``A`` lines;
+* ChERRANT: ``T<r>-A<k>`` target lines, each followed by the edits of one alignment of
+  reference ``r``.  They become :class:`~gecformats.model.Target` s; ``annotators[r]``
+  holds the first alignment's edits, so the alignments are never pooled.
+
+In the model, a ``noop`` line is not an edit: it makes its annotator present with no edits.
+Reading is tolerant of CRLF line ends, a UTF-8 byte-order mark, trailing blanks, a missing
+final newline and runs of empty lines; writing always produces LF line ends and one empty
+line after every block.
+
+What a round trip cannot keep (documented losses, never silent in ``validate``): a ``noop``
+line of an annotator that also has edits, lines of several annotators interleaved within one
+block (they are written grouped by annotator, in order of first appearance), double spaces
+inside an ``S`` line, and blanks around ``|||`` fields.
+
+>>> text = "S This are a test .\\nA 1 2|||SVA|||is|||REQUIRED|||-NONE-|||0\\n\\n"
+>>> [s] = parse(text)
+>>> s.annotators[0][0]
+Edit(start=1, end=2, corrections=(('is',),), type='SVA', required=True, comment='-NONE-', annotator=0)
+>>> dumps([s]) == text
+True
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from collections.abc import Iterable, Iterator
+from typing import IO, Literal
+
+from gecformats.errors import GecFormatError
+from gecformats.io import Source, atomic_output, numbered_lines, source_name
+from gecformats.model import Edit, Sentence, Target
+from gecformats.report import Report
+
+NAME = "m2"
+SUFFIXES = (".m2",)
+
+NOOP_TYPE = "noop"
+NONE = "-NONE-"
+DELETION_META = ("m2.deletion", NONE)
+"""``Edit.meta`` entry of an edit whose deletion was spelled ``-NONE-`` (NLPCC, ChERRANT)."""
+
+TargetMode = Literal["keep", "first", "split"]
+_TARGET = re.compile(r"T(\d+)(?:-A(\d+))?(?: (.*))?")
+_INT = re.compile(r"-?[0-9]+")
+
+
+def read(source: Source) -> Iterator[Sentence]:
+    """Read an M2 file sentence by sentence (streaming).
+
+    Args:
+        source: a path (``.gz`` is decompressed, ``-`` is standard input) or an open file.
+
+    Yields:
+        One :class:`~gecformats.model.Sentence` per block, in file order.
+
+    Raises:
+        GecFormatError: a line cannot be parsed (file, line and the problem are named).
+        OSError: the file cannot be opened.
+    """
+    for _number, _line, sentence, _edit_lines in _blocks(source, None):
+        yield sentence
+
+
+def parse(text: str) -> list[Sentence]:
+    """Parse M2 text held in memory; see :func:`read`."""
+    return list(read(io.StringIO(text)))
+
+
+def read_checked(
+    source: Source, problems: list[GecFormatError]
+) -> Iterator[tuple[int, Sentence, dict[int, list[int]]]]:
+    """Read like :func:`read` but record malformed lines instead of stopping at the first.
+
+    Unparsable lines (or blocks) are skipped and appended to ``problems`` as
+    :class:`GecFormatError` s (their ``kind`` is ``syntax`` or ``bad-annotator``).
+
+    Yields:
+        ``(sentence_number, sentence, edit_lines)``: the 1-based block number, the sentence,
+        and for each annotator the line numbers of its edits (parallel to its edit tuple).
+    """
+    for number, _line, sentence, edit_lines in _blocks(source, problems):
+        yield number, sentence, edit_lines
+
+
+def _blocks(
+    source: Source, problems: list[GecFormatError] | None
+) -> Iterator[tuple[int, int, Sentence, dict[int, list[int]]]]:
+    name = source_name(source)
+    block: list[tuple[int, str]] = []
+    number = 0
+    for lineno, line in numbered_lines(source):
+        line = line.rstrip(" \t")
+        if line:
+            block.append((lineno, line))
+        elif block:
+            number += 1
+            parsed = _parse_block(block, name, number, problems)
+            if parsed is not None:
+                yield number, block[0][0], parsed[0], parsed[1]
+            block = []
+    if block:
+        number += 1
+        parsed = _parse_block(block, name, number, problems)
+        if parsed is not None:
+            yield number, block[0][0], parsed[0], parsed[1]
+
+
+def _parse_block(
+    block: list[tuple[int, str]],
+    name: str,
+    number: int,
+    problems: list[GecFormatError] | None,
+) -> tuple[Sentence, dict[int, list[int]]] | None:
+    def problem(lineno: int, message: str, kind: str = "syntax") -> None:
+        error = GecFormatError(message, name, lineno, kind)
+        if problems is None:
+            raise error
+        problems.append(error)
+
+    first_lineno, first = block[0]
+    if first == "S" or first.startswith("S "):
+        source = _tokens(first[2:])
+    else:
+        problem(first_lineno, f"sentence {number} does not start with an 'S' line: {first[:40]!r}")
+        return None
+
+    annotators: dict[int, list[Edit]] = {}
+    edit_lines: dict[int, list[int]] = {}
+    targets: dict[int, list[tuple[str, int | None, list[Edit]]]] = {}
+    target: tuple[int, list[Edit]] | None = None
+    for lineno, line in block[1:] if len(block) > 1 else ():
+        tag = line[0]
+        if tag == "A" and line.startswith("A "):
+            try:
+                parsed = _parse_a(line[2:])
+            except GecFormatError as exc:
+                problem(lineno, exc.message, exc.kind)
+                continue
+            if isinstance(parsed, int):  # a noop line
+                annotator, edit = parsed, None
+            else:
+                annotator, edit = parsed.annotator, parsed
+            if target is not None:
+                if annotator != target[0]:
+                    problem(
+                        lineno,
+                        f"annotator {annotator} differs from the reference {target[0]} "
+                        "of the preceding T line",
+                        "bad-annotator",
+                    )
+                    continue
+                if edit is not None:
+                    target[1].append(edit)
+            edits = annotators.get(annotator)
+            if edits is None:
+                edits = annotators[annotator] = []
+                edit_lines[annotator] = []
+            if edit is not None and (target is None or targets[annotator][0][2] is target[1]):
+                edits.append(edit)
+                edit_lines[annotator].append(lineno)
+        elif tag == "T":
+            match = _TARGET.fullmatch(line)
+            if match is None:
+                problem(lineno, f"malformed target line {line[:40]!r}")
+                continue
+            ref = int(match.group(1))
+            k = None if match.group(2) is None else int(match.group(2))
+            target = (ref, [])
+            if ref in annotators and ref not in targets:
+                problem(lineno, f"target line for reference {ref} after its untargeted edits")
+                continue
+            targets.setdefault(ref, []).append((match.group(3) or "", k, target[1]))
+            if ref not in annotators:
+                annotators[ref] = []
+                edit_lines[ref] = []
+        elif tag == "S" and (line == "S" or line.startswith("S ")):
+            problem(lineno, f"sentence {number} has a second 'S' line (a missing empty line?)")
+        else:
+            problem(lineno, f"unexpected line {line[:40]!r} (expected an 'A' or 'T' line)")
+
+    sentence = Sentence(
+        source,
+        {a: tuple(edits) for a, edits in annotators.items()},
+        targets={
+            ref: tuple(Target(text, k, tuple(edits)) for text, k, edits in alignments)
+            for ref, alignments in targets.items()
+        }
+        if targets
+        else {},
+    )
+    return sentence, edit_lines
+
+
+def _tokens(text: str) -> tuple[str, ...]:
+    tokens = text.split(" ")
+    if "" in tokens:
+        return tuple(t for t in tokens if t)
+    return tuple(tokens)
+
+
+def _parse_a(body: str) -> Edit | int:
+    """Parse the text after ``A ``: an :class:`Edit`, or the annotator id of a noop line."""
+    fields = body.split("|||")
+    if len(fields) != 6:
+        if len(fields) == 5:
+            raise GecFormatError("missing annotator field (an 'A' line has 6 fields)", kind="bad-annotator")
+        raise GecFormatError(f"an 'A' line has 6 '|||'-separated fields, not {len(fields)}")
+    offsets = fields[0].split()
+    if len(offsets) != 2 or not (_INT.fullmatch(offsets[0]) and _INT.fullmatch(offsets[1])):
+        raise GecFormatError(f"offsets must be two integers, not {fields[0]!r}")
+    ann_text = fields[5].strip()
+    if not _INT.fullmatch(ann_text):
+        raise GecFormatError(f"annotator must be an integer, not {fields[5]!r}", kind="bad-annotator")
+    annotator = int(ann_text)
+    etype = fields[1].strip()
+    if etype == NOOP_TYPE:
+        return annotator
+    required_text = fields[3].strip()
+    if required_text == "REQUIRED":
+        required = True
+    elif required_text == "OPTIONAL":
+        required = False
+    else:
+        raise GecFormatError(f"field 4 must be REQUIRED or OPTIONAL, not {fields[3]!r}")
+    field2 = fields[2]
+    meta: tuple[tuple[str, str], ...] = ()
+    if field2 == "":
+        corrections: tuple[tuple[str, ...], ...] = ((),)
+    elif field2 == NONE:
+        corrections = ((),)
+        meta = (DELETION_META,)
+    else:
+        alternatives = []
+        for piece in field2.split("||"):
+            if piece == NONE:  # exactly -NONE-, as the NUS scorer tests it (before stripping)
+                alternatives.append(())
+                meta = (DELETION_META,)
+            else:
+                piece = piece.strip()
+                # split on single spaces: a double space stays an empty token, as the NUS
+                # scorer keeps it (such a correction can never be matched; validate says so)
+                alternatives.append(tuple(piece.split(" ")) if piece else ())
+        corrections = tuple(alternatives)
+    return Edit(
+        int(offsets[0]),
+        int(offsets[1]),
+        corrections,
+        etype,
+        required,
+        fields[4].strip(),
+        annotator,
+        meta,
+    )
+
+
+# ---------------------------------------------------------------------------- writing
+
+
+def format_edit(edit: Edit, annotator: int | None = None, deletion: str | None = None) -> str:
+    """One ``A`` line (without line end) for ``edit``.
+
+    Args:
+        edit: the edit.
+        annotator: the id to write (default: ``edit.annotator``).
+        deletion: how to spell a deletion: ``""`` or ``"-NONE-"``; ``None`` keeps what the
+            edit was read with (empty when it was not read from M2).
+    """
+    if deletion is None:
+        deletion = NONE if DELETION_META in edit.meta else ""
+    corrections = "||".join(" ".join(c) if c else deletion for c in edit.corrections)
+    return (
+        f"A {edit.start} {edit.end}|||{edit.type}|||{corrections}|||"
+        f"{'REQUIRED' if edit.required else 'OPTIONAL'}|||{edit.comment}|||"
+        f"{edit.annotator if annotator is None else annotator}"
+    )
+
+
+def format_noop(annotator: int) -> str:
+    """The ``noop`` line that says ``annotator`` made no change."""
+    return f"A -1 -1|||{NOOP_TYPE}|||{NONE}|||REQUIRED|||{NONE}|||{annotator}"
+
+
+def format_sentence(
+    sentence: Sentence,
+    *,
+    deletion: str | None = None,
+    targets: TargetMode = "keep",
+    report: Report | None = None,
+    number: int | None = None,
+) -> str:
+    """One M2 block, including the empty line that ends it.
+
+    Every annotator present with no edits gets a ``noop`` line.
+
+    Args:
+        sentence: the sentence.
+        deletion: ``""`` or ``"-NONE-"`` for every deletion; ``None`` keeps each edit's own.
+        targets: for ChERRANT sentences: ``keep`` writes the ``T`` lines and every
+            alignment; ``first`` writes each reference's first alignment as plain M2 (what
+            the NUS scorer can read; the others are reported as dropped); ``split`` writes
+            every alignment as an annotator of its own, numbered 0, 1, ... in file order.
+        report: where ``first`` records the alignments it drops.
+        number: the sentence number used in the report's examples.
+    """
+    lines = ["S " + " ".join(sentence.source)]
+    if sentence.targets and targets != "first":
+        next_id = 0
+        for annotator, edits in sentence.annotators.items():
+            alignments = sentence.targets.get(annotator)
+            if not alignments:
+                alignments = (Target("", None, edits),)
+                bare = True
+            else:
+                bare = False
+            for t in alignments:
+                out_id = annotator
+                if targets == "split":
+                    out_id, next_id = next_id, next_id + 1
+                elif not bare:
+                    label = f"T{annotator}" if t.alignment is None else f"T{annotator}-A{t.alignment}"
+                    lines.append(f"{label} {t.text}" if t.text else label)
+                if t.edits:
+                    lines.extend(format_edit(e, out_id, deletion) for e in t.edits)
+                else:
+                    lines.append(format_noop(out_id))
+    else:
+        if sentence.targets and report is not None:
+            extra = sum(len(a) - 1 for a in sentence.targets.values())
+            if extra:
+                report.drop("alternative alignments (T lines after the first of a reference)",
+                            f"sentence {number}" if number else "a sentence", extra)
+        for annotator, edits in sentence.annotators.items():
+            if edits:
+                lines.extend(format_edit(e, annotator, deletion) for e in edits)
+            else:
+                lines.append(format_noop(annotator))
+    return "\n".join(lines) + "\n\n"
+
+
+def write(
+    sentences: Iterable[Sentence],
+    dest: str | os.PathLike[str] | IO[str],
+    *,
+    deletion: str | None = None,
+    targets: TargetMode = "keep",
+) -> Report:
+    """Write sentences as M2 (streaming; a path is written whole or not at all).
+
+    Args:
+        sentences: any iterable of sentences.
+        dest: a path (``-`` is standard output) or an open text file.
+        deletion, targets: see :func:`format_sentence`.
+
+    Returns:
+        A :class:`~gecformats.report.Report` of what was written and dropped.
+    """
+    report = Report()
+    if isinstance(dest, (str, os.PathLike)):
+        with atomic_output(dest) as fh:
+            _write(sentences, fh, deletion, targets, report)
+    else:
+        _write(sentences, dest, deletion, targets, report)
+    return report
+
+
+def _write(
+    sentences: Iterable[Sentence],
+    fh: IO[str],
+    deletion: str | None,
+    targets: TargetMode,
+    report: Report,
+) -> None:
+    if deletion not in (None, "", NONE):
+        raise ValueError(f"deletion must be '' or {NONE!r}, not {deletion!r}")
+    if targets not in ("keep", "first", "split"):
+        raise ValueError(f"targets must be keep, first or split, not {targets!r}")
+    n = 0
+    for n, sentence in enumerate(sentences, 1):
+        fh.write(format_sentence(sentence, deletion=deletion, targets=targets, report=report, number=n))
+    report.sentences = n
+
+
+def dumps(sentences: Iterable[Sentence], **options: object) -> str:
+    """Return the M2 text of ``sentences`` (options as for :func:`write`)."""
+    buffer = io.StringIO()
+    write(sentences, buffer, **options)  # type: ignore[arg-type]
+    return buffer.getvalue()

@@ -1,0 +1,171 @@
+"""The edit model every format reads into and writes from.
+
+A :class:`Sentence` is a tokenized source sentence plus, for every annotator, the list of
+:class:`Edit` s that annotator made.  Offsets are token offsets into ``Sentence.source``,
+0-based, end exclusive: ``start == end`` is an insertion before token ``start``.
+
+The model keeps format details that a lossless round trip needs but that do not change what
+an edit means (how an M2 file spelled a deletion, a HOO edit's index ...) in ``Edit.meta``,
+which takes no part in equality or hashing.
+
+>>> s = Sentence(("This", "are", "a", "test"),
+...              {0: (Edit(1, 2, (("is",),), "SVA"),), 1: ()})
+>>> s.corrected(0)
+('This', 'is', 'a', 'test')
+>>> s.corrected(1)
+('This', 'are', 'a', 'test')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+Tokens = tuple[str, ...]
+"""A token sequence."""
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One annotator's correction of one span of the source.
+
+    Attributes:
+        start, end: token offsets into the source, end exclusive (``start == end`` inserts
+            before token ``start``).  Not checked here: a reader keeps what the file says,
+            and :mod:`gecformats.validate` reports offsets that are out of range.
+        corrections: one or more alternative corrections, each a tuple of tokens; the empty
+            tuple is a deletion.  Alternatives are mutually acceptable for this one edit.
+        type: the error type as the format wrote it (``ArtOrDet``, ``R:VERB:SVA``, ``S`` ...).
+        required: ``False`` for an optional edit (M2 ``OPTIONAL``, a HOO empty correction).
+        comment: the M2 comment field (``-NONE-`` in all published data).
+        annotator: the annotator id (it equals the key under which the sentence stores it).
+        meta: format details kept for lossless writing, as ``(key, value)`` pairs; ignored by
+            ``==`` and ``hash``.
+    """
+
+    start: int
+    end: int
+    corrections: tuple[Tokens, ...] = ((),)
+    type: str = ""
+    required: bool = True
+    comment: str = "-NONE-"
+    annotator: int = 0
+    meta: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def correction(self) -> Tokens:
+        """The first alternative correction."""
+        return self.corrections[0] if self.corrections else ()
+
+    @property
+    def is_insertion(self) -> bool:
+        """True when the edit inserts tokens without replacing any (``start == end``)."""
+        return self.start == self.end
+
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        """Return the format detail stored under ``key`` in :attr:`meta`, or ``default``."""
+        for k, v in self.meta:
+            if k == key:
+                return v
+        return default
+
+    def original(self, source: Sequence[str]) -> Tokens:
+        """The source tokens this edit replaces (empty for an insertion)."""
+        return tuple(source[self.start:self.end])
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One alignment of one reference in a ChERRANT M2 block (a ``T<r>-A<k>`` line).
+
+    Attributes:
+        text: the target sentence as written after the label (tokens joined by spaces, or a
+            special string such as ``没有错误``, "no error").
+        alignment: ``k`` of ``T<r>-A<k>``; ``None`` for a bare ``T<r>`` line.
+        edits: the edits of this alignment (they all belong to annotator ``r``).
+    """
+
+    text: str
+    alignment: int | None
+    edits: tuple[Edit, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A tokenized source sentence and every annotator's edits.
+
+    Attributes:
+        source: the source tokens.
+        annotators: annotator id → that annotator's edits, in the order the format gave
+            them.  An annotator who judged the sentence correct is present with no edits
+            (an M2 ``noop`` line); an annotator absent from the mapping said nothing about
+            this sentence.  Treat the mapping as read-only.
+        id: an identifier from the format, if it has one.
+        meta: other sentence-level information from the format (read-only).
+        targets: ChERRANT only: annotator (reference) id → its alternative alignments, in
+            file order.  ``annotators[r]`` holds the edits of the first alignment.
+    """
+
+    source: Tokens
+    annotators: Mapping[int, tuple[Edit, ...]] = field(default_factory=dict)
+    id: str | None = None
+    meta: Mapping[str, str] = field(default_factory=dict)
+    targets: Mapping[int, tuple[Target, ...]] = field(default_factory=dict)
+
+    @property
+    def edits(self) -> tuple[Edit, ...]:
+        """Every edit of every annotator, annotator by annotator."""
+        return tuple(e for edits in self.annotators.values() for e in edits)
+
+    def corrected(self, annotator: int, alternative: int = 0) -> Tokens:
+        """The source with all edits of ``annotator`` applied (see :func:`apply_edits`).
+
+        Raises:
+            KeyError: the annotator is not present in this sentence.
+            ValueError: the annotator's edits overlap or fall outside the source.
+        """
+        return apply_edits(self.source, self.annotators[annotator], alternative)
+
+    def replace(self, **changes: object) -> Sentence:
+        """Return a copy with the given fields replaced (``dataclasses.replace``)."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def apply_edits(source: Sequence[str], edits: Iterable[Edit], alternative: int = 0) -> Tokens:
+    """Apply one annotator's edits to the source tokens.
+
+    Edits are applied in ``(start, end)`` order; edits with the same offsets (several
+    insertions at one point) keep the order they are given in, because that order decides
+    the text ("this is" versus "is this").  An edit with fewer alternatives than
+    ``alternative + 1`` uses its first one.
+
+    Args:
+        source: the source tokens.
+        edits: the edits of one annotator.
+        alternative: which alternative correction to use (0 = first).
+
+    Returns:
+        The corrected tokens.
+
+    Raises:
+        ValueError: an edit is out of range (``start < 0``, ``end > len(source)`` or
+            ``start > end``) or overlaps an earlier one.
+    """
+    out: list[str] = []
+    pos = 0
+    n = len(source)
+    for e in sorted(edits, key=_span):
+        if e.start < 0 or e.end > n or e.start > e.end:
+            raise ValueError(f"edit {e.start} {e.end} is out of range for {n} source tokens")
+        if e.start < pos:
+            raise ValueError(f"edit {e.start} {e.end} overlaps an earlier edit ending at {pos}")
+        out.extend(source[pos:e.start])
+        alts = e.corrections
+        out.extend(alts[alternative] if alternative < len(alts) else (alts[0] if alts else ()))
+        pos = e.end
+    out.extend(source[pos:])
+    return tuple(out)
+
+
+def _span(edit: Edit) -> tuple[int, int]:
+    return (edit.start, edit.end)
