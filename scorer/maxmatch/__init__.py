@@ -1,5 +1,28 @@
-"""maxmatch: the MaxMatch (M2) scorer of Dahlmeier & Ng (2012), standard library only."""
+"""maxmatch: the MaxMatch (M2) scorer of Dahlmeier & Ng (2012), standard library only.
+
+Reproduces the NUS m2scorer (master ``cb874a7``, Python 2.7) bit for bit: same per-sentence
+annotator choice and counts, same precision, recall and F.  Public API:
+
+* :func:`score_sentence` — one sentence, every annotator;
+* :func:`score_corpus` / :class:`CorpusScorer` — greedy annotator choice and P/R/F, streamed;
+* :func:`split_hypothesis` — the reference's tokenisation of a hypothesis line.
+"""
 
 from __future__ import annotations
 
+from ._text import equals_ignore_whitespace_casing, py27_lower, split_hypothesis
+from .corpus import (AnnotatorResult, CorpusResult, CorpusScorer, GoldEdit, SentenceChoice,
+                     SentenceResult, choose_annotator, f_counts, iter_choices, normalise_gold,
+                     precision_recall_f, score_corpus, score_sentence)
+from .lattice import Lattice, LatticeError, build_lattice
+from .match import match_edits, shrink_edit
+
 __version__ = "0.1.0"
+
+__all__ = [
+    "AnnotatorResult", "CorpusResult", "CorpusScorer", "GoldEdit", "Lattice", "LatticeError",
+    "SentenceChoice", "SentenceResult", "build_lattice", "choose_annotator",
+    "equals_ignore_whitespace_casing", "f_counts", "iter_choices", "match_edits",
+    "normalise_gold", "precision_recall_f", "py27_lower", "score_corpus", "score_sentence",
+    "shrink_edit", "split_hypothesis", "__version__",
+]

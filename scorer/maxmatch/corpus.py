@@ -1,0 +1,303 @@
+"""Sentence and corpus scoring: gold normalisation (§2.4, §2.6), per-annotator evaluation (§4),
+greedy annotator choice (§8) and the final precision, recall and F (§9)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Mapping, Sequence, Union
+
+from .lattice import build_lattice
+from .match import filter_whitespace_casing, match_edits
+from .search import Edit, GoldSpan, SentenceSearch, backtrack, bellman_ford
+
+__all__ = [
+    "GoldEdit", "AnnotatorResult", "SentenceResult", "SentenceChoice", "CorpusResult",
+    "CorpusScorer", "normalise_gold", "score_sentence", "score_corpus", "choose_annotator",
+    "f_counts", "precision_recall_f",
+]
+
+#: A gold edit as the M2 reader passes it: ``(start, end, corrections)``, each correction a
+#: string of tokens joined by single spaces (``''`` = deletion).  A noop line is
+#: ``(-1, -1, ('',))``.
+GoldEdit = tuple[int, int, Sequence[str]]
+
+#: One sentence for :func:`score_corpus`: ``(source, hypothesis, gold)`` or
+#: ``(source, hypothesis, gold, gold_source)``.
+SentenceInput = Union[
+    tuple[Sequence[str], Sequence[str], Mapping[int, Sequence[GoldEdit]]],
+    tuple[Sequence[str], Sequence[str], Mapping[int, Sequence[GoldEdit]], Sequence[str]],
+]
+
+
+@dataclass(frozen=True, slots=True)
+class AnnotatorResult:
+    """One annotator's evaluation of one sentence.
+
+    ``edits``: the chosen system edit sequence ``(start, end, orig, corr)``, raw (unshrunk),
+    left to right, after the §7 filter; ``gold``: the annotator's normalised gold edits
+    ``(start, end, orig, corrections)``; ``matched``: the credited system edits (§6.7)."""
+
+    annotator: int
+    edits: tuple[Edit, ...]
+    gold_edits: tuple[GoldSpan, ...]
+    matched: tuple[Edit, ...]
+
+    @property
+    def correct(self) -> int:
+        """Number of credits (can exceed ``proposed`` with duplicated gold edits)."""
+        return len(self.matched)
+
+    @property
+    def proposed(self) -> int:
+        """Number of system edits."""
+        return len(self.edits)
+
+    @property
+    def gold(self) -> int:
+        """Number of gold edits of the annotator."""
+        return len(self.gold_edits)
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceResult:
+    """All annotators of one sentence, in visiting order (ascending ids).
+
+    ``nonstandard_ids`` is true when an id lies outside the range in which the reference's
+    dictionary order is ascending (``0..7``, or ``0..31`` with six or more annotators, §2.6):
+    the reference may then visit the annotators in another order."""
+
+    annotators: tuple[AnnotatorResult, ...]
+    nonstandard_ids: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceChoice:
+    """The greedy choice for one sentence: annotator id and its (not cumulative) counts."""
+
+    annotator: int
+    correct: int
+    proposed: int
+    gold: int
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusResult:
+    """Corpus totals and scores, exactly as the reference computes them (§8, §9).
+
+    ``sentences`` holds one :class:`SentenceChoice` per sentence (empty if not kept);
+    ``warnings`` lists 0-based sentence indices with nonstandard annotator ids."""
+
+    correct: int
+    proposed: int
+    gold: int
+    precision: float
+    recall: float
+    f: float
+    beta: float
+    sentences: tuple[SentenceChoice, ...]
+    warnings: tuple[int, ...]
+
+
+def normalise_gold(gold: Mapping[int, Sequence[GoldEdit]], gold_source: Sequence[str]
+                   ) -> tuple[dict[int, list[GoldSpan]], bool]:
+    """Apply the reference's per-sentence gold rules (§2.4, §2.6).
+
+    Inputs: annotator id -> edits ``(start, end, corrections)`` in file order; the token list
+    used for the range check and the recomputed originals (the sentence's source tokens, or
+    for the k-th ``S`` line of a multi-``S`` block the concatenated tokens of lines 1..k,
+    §2.5).  Output: ``(golds, nonstandard)`` where ``golds`` maps each id, in ascending order,
+    to its edits with ``0 <= start, end <= len(gold_source)`` kept as
+    ``(start, end, original, corrections)``; an empty mapping becomes ``{0: []}``.
+    Raises ``TypeError``/``ValueError`` for an id or offset that is not an integer."""
+    if not gold:
+        return {0: []}, False
+    t = len(gold_source)
+    out: dict[int, list[GoldSpan]] = {}
+    for ann in sorted(gold):
+        if isinstance(ann, bool) or not isinstance(ann, int):
+            raise TypeError(f"annotator id must be an int, got {ann!r}")
+        kept: list[GoldSpan] = []
+        for edit in gold[ann]:
+            start, end, corrections = edit[0], edit[1], edit[2]
+            if 0 <= start <= t and 0 <= end <= t:
+                kept.append((start, end, " ".join(gold_source[start:end]), tuple(corrections)))
+        out[ann] = kept
+    limit = 8 if len(out) <= 5 else 32
+    nonstandard = any(a < 0 or a >= limit for a in out)
+    return out, nonstandard
+
+
+def _evaluate(source: tuple[str, ...], hypothesis: tuple[str, ...],
+              golds: dict[int, list[GoldSpan]], max_unchanged_words: int,
+              ignore_whitespace_casing: bool) -> list[AnnotatorResult]:
+    results: list[AnnotatorResult] = []
+    if source == hypothesis:
+        # Exact shortcut: both matrices have distance 0, so every lattice edge is a noop and
+        # every annotator's best path reports no edit.
+        for ann, gs in golds.items():
+            results.append(AnnotatorResult(ann, (), tuple(gs), ()))
+        return results
+    lat = build_lattice(source, hypothesis, max_unchanged_words)
+    spans = {(g[0], g[1]) for gs in golds.values() for g in gs}
+    state = SentenceSearch(lat, spans)
+    nv = len(lat.vertices)
+    cache: dict[tuple, list[Edit]] = {}
+    for ann, gs in golds.items():
+        overrides = state.weights_for(gs)
+        sig = tuple(sorted(overrides.items()))
+        edits = cache.get(sig)
+        if edits is None:
+            pred = bellman_ford(state.relax_list(overrides), lat.ncells, nv)
+            edits = backtrack(lat, pred)
+            if ignore_whitespace_casing:
+                edits = filter_whitespace_casing(edits)
+            cache[sig] = edits
+        results.append(AnnotatorResult(ann, tuple(edits), tuple(gs),
+                                       tuple(match_edits(edits, gs))))
+    return results
+
+
+def score_sentence(source: Sequence[str], hypothesis: Sequence[str],
+                   gold: Mapping[int, Sequence[GoldEdit]], *, max_unchanged_words: int = 2,
+                   ignore_whitespace_casing: bool = False,
+                   gold_source: Sequence[str] | None = None) -> SentenceResult:
+    """Evaluate one sentence against every annotator (§4-§7).
+
+    Inputs: source tokens, hypothesis tokens (see :func:`split_hypothesis`), the gold mapping
+    ``annotator id -> [(start, end, corrections), ...]`` (file order; see
+    :func:`normalise_gold` for the rules applied), the unchanged-word limit, the §7 flag, and
+    optionally ``gold_source`` (tokens for the range check and originals; default ``source``).
+    Output: a :class:`SentenceResult` with one :class:`AnnotatorResult` per annotator in
+    ascending id order.  Raises ``LatticeError`` where the reference crashes (§5.5),
+    ``TypeError`` for a non-integer annotator id."""
+    src, hyp = tuple(source), tuple(hypothesis)
+    golds, nonstandard = normalise_gold(gold, src if gold_source is None else gold_source)
+    results = _evaluate(src, hyp, golds, max_unchanged_words, ignore_whitespace_casing)
+    return SentenceResult(tuple(results), nonstandard)
+
+
+def f_counts(c: float, p: float, g: float, beta: float) -> float:
+    """The reference's ``comp_f1`` on counts (§8): ``((1+β²)·C) / (β²·G + P)``, or 1.0/0.0 on
+    a zero denominator (1.0 iff ``C == 0``)."""
+    try:
+        return (1 + beta * beta) * c / (beta * beta * g + p)
+    except ZeroDivisionError:
+        return 1.0 if c == 0 else 0.0
+
+
+def choose_annotator(results: Sequence[AnnotatorResult], correct: int, proposed: int,
+                     gold: int, beta: float) -> AnnotatorResult:
+    """The reference's greedy cumulative choice (§8) given the totals so far.
+
+    Inputs: the sentence's annotator results in visiting order, the running totals, β.
+    Output: the chosen result (ties keep the earlier annotator).  Raises ``ValueError`` on an
+    empty sequence."""
+    if not results:
+        raise ValueError("a sentence needs at least one annotator")
+    sq = beta * beta
+    best = None
+    f_best, c_best = -1.0, -1.0
+    p_best = g_best = float("inf")
+    for r in results:
+        c = correct + r.correct
+        p = proposed + r.proposed
+        g = gold + r.gold
+        f = f_counts(c, p, g, beta)
+        if (f_best < f or (f_best == f and c_best < c)
+                or (f_best == f and c_best == c and p_best + sq * g_best > p + sq * g)):
+            best, f_best, c_best, p_best, g_best = r, f, c, p, g
+    assert best is not None
+    return best
+
+
+def precision_recall_f(correct: int, proposed: int, gold: int, beta: float
+                       ) -> tuple[float, float, float]:
+    """Final P, R, F_β from the totals, bit for bit as the reference (§9)."""
+    try:
+        p = correct / proposed
+    except ZeroDivisionError:
+        p = 1.0
+    try:
+        r = correct / gold
+    except ZeroDivisionError:
+        r = 1.0
+    try:
+        f = (1.0 + beta * beta) * p * r / (beta * beta * p + r)
+    except ZeroDivisionError:
+        f = 0.0
+    return p, r, f
+
+
+class CorpusScorer:
+    """Streaming corpus scorer: feed sentences one by one with :meth:`add`, read
+    :meth:`result` at any time.  The greedy choice depends only on the sentences already added,
+    so any chunking of the input gives the same result."""
+
+    def __init__(self, *, beta: float = 0.5, max_unchanged_words: int = 2,
+                 ignore_whitespace_casing: bool = False, keep_sentences: bool = True) -> None:
+        self.beta = beta
+        self.max_unchanged_words = max_unchanged_words
+        self.ignore_whitespace_casing = ignore_whitespace_casing
+        self.keep_sentences = keep_sentences
+        self.correct = self.proposed = self.gold = 0
+        self.count = 0
+        self._choices: list[SentenceChoice] = []
+        self._warnings: list[int] = []
+
+    def add(self, source: Sequence[str], hypothesis: Sequence[str],
+            gold: Mapping[int, Sequence[GoldEdit]],
+            gold_source: Sequence[str] | None = None) -> tuple[SentenceResult, SentenceChoice]:
+        """Score one sentence, make the greedy choice and update the totals.
+
+        Inputs as :func:`score_sentence`.  Output: the sentence's full result and the choice."""
+        res = score_sentence(source, hypothesis, gold,
+                             max_unchanged_words=self.max_unchanged_words,
+                             ignore_whitespace_casing=self.ignore_whitespace_casing,
+                             gold_source=gold_source)
+        return res, self.add_result(res)
+
+    def add_result(self, res: SentenceResult) -> SentenceChoice:
+        """Make the greedy choice for an already evaluated sentence and update the totals
+        (lets sentences be evaluated in parallel and the choice replayed in order, §11.3)."""
+        best = choose_annotator(res.annotators, self.correct, self.proposed, self.gold,
+                                self.beta)
+        choice = SentenceChoice(best.annotator, best.correct, best.proposed, best.gold)
+        self.correct += choice.correct
+        self.proposed += choice.proposed
+        self.gold += choice.gold
+        if res.nonstandard_ids:
+            self._warnings.append(self.count)
+        if self.keep_sentences:
+            self._choices.append(choice)
+        self.count += 1
+        return choice
+
+    def result(self) -> CorpusResult:
+        """The corpus result for the sentences added so far."""
+        p, r, f = precision_recall_f(self.correct, self.proposed, self.gold, self.beta)
+        return CorpusResult(self.correct, self.proposed, self.gold, p, r, f, self.beta,
+                            tuple(self._choices), tuple(self._warnings))
+
+
+def score_corpus(sentences: Iterable[SentenceInput], *, beta: float = 0.5,
+                 max_unchanged_words: int = 2, ignore_whitespace_casing: bool = False,
+                 keep_sentences: bool = True) -> CorpusResult:
+    """Score a corpus with the reference's greedy per-sentence annotator choice (§8, §9).
+
+    Input: an iterable (consumed once, streamed; no ``len()`` needed) of
+    ``(source, hypothesis, gold)`` or ``(source, hypothesis, gold, gold_source)`` tuples, in
+    file order; options as the reference's (``beta`` also drives the choice).  Output: a
+    :class:`CorpusResult`.  Raises as :func:`score_sentence`."""
+    scorer = CorpusScorer(beta=beta, max_unchanged_words=max_unchanged_words,
+                          ignore_whitespace_casing=ignore_whitespace_casing,
+                          keep_sentences=keep_sentences)
+    for item in sentences:
+        scorer.add(*item)
+    return scorer.result()
+
+
+def iter_choices(sentences: Iterable[SentenceInput], **options) -> Iterator[SentenceChoice]:
+    """Like :func:`score_corpus` but yields each sentence's choice as soon as it is made."""
+    scorer = CorpusScorer(keep_sentences=False, **options)
+    for item in sentences:
+        yield scorer.add(*item)[1]

@@ -1,0 +1,258 @@
+"""The edit lattice of one source/hypothesis pair (spec §5).
+
+Representation (an exact re-encoding of the reference's data, chosen for speed):
+
+* a vertex is the cell ``(i, j)`` encoded as the integer ``i * (m + 1) + j``; integer order is
+  the reference's lexicographic vertex order;
+* an edge key ``(u, w)`` is the integer ``u * NC + w`` with ``NC = (n + 1) * (m + 1)``; integer
+  order is the reference's edge sort order;
+* the edit carried by a key is not stored as a 6-tuple: ``start``/``end`` are the rows of ``u``
+  and ``w``, ``orig`` is ``source[start:end]`` and ``corr`` is ``hypothesis[j_u:j_w]`` (both
+  joined by single spaces), and the kind is ``ins`` when ``start == end``, ``del`` when
+  ``j_u == j_w``, ``noop`` when every step is unchanged, ``sub`` otherwise.  The only
+  path-dependent parts, the step count ``dist`` and the number ``unchanged`` of noop steps, are
+  packed into one integer ``dist << 32 | unchanged`` per key (kind noop iff ``unchanged == dist``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+__all__ = ["Lattice", "LatticeError", "build_lattice", "base_lattice", "close_lattice",
+           "remove_noop_arcs", "SHIFT", "MASK"]
+
+SHIFT = 32
+MASK = (1 << SHIFT) - 1
+_BASE_SUB = 1 << SHIFT            # packed (dist 1, unchanged 0)
+_BASE_NOOP = (1 << SHIFT) | 1     # packed (dist 1, unchanged 1)
+
+
+class LatticeError(ValueError):
+    """The reference would crash on this sentence (a noop arc key listed twice, spec §5.5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lattice:
+    """One sentence's lattice: vertices, edge list (with duplicates, reference order), edges' data.
+
+    ``base`` is the merged, sorted base edge list (§5.3); ``edges`` the final list after the
+    closure (§5.4) and the noop-arc removal (§5.5), i.e. the list the search relaxes and whose
+    length is ``|E|``.  ``info`` maps every existing key to ``dist << 32 | unchanged``.
+    """
+
+    source: tuple[str, ...]
+    hypothesis: tuple[str, ...]
+    vertices: list[int]
+    base: list[int]
+    edges: list[int]
+    info: dict[int, int]
+
+    @property
+    def width(self) -> int:
+        """``m + 1``: cells per matrix row."""
+        return len(self.hypothesis) + 1
+
+    @property
+    def ncells(self) -> int:
+        """``(n + 1) * (m + 1)``: the key radix."""
+        return (len(self.source) + 1) * (len(self.hypothesis) + 1)
+
+    def cell(self, vertex: int) -> tuple[int, int]:
+        """Decode a vertex id into its matrix cell ``(i, j)``."""
+        return divmod(vertex, self.width)
+
+    def pair(self, key: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Decode an edge key into ``((i, j), (i', j'))``."""
+        u, w = divmod(key, self.ncells)
+        return self.cell(u), self.cell(w)
+
+    def edit(self, key: int) -> tuple[str, int, int, str, str, int]:
+        """The reference's 6-tuple ``(kind, start, end, orig, corr, unchanged)`` of a key.
+
+        Raises ``KeyError`` if the key does not exist (any more)."""
+        packed = self.info[key]
+        (i0, j0), (i1, j1) = self.pair(key)
+        dist, unchanged = packed >> SHIFT, packed & MASK
+        if i0 == i1:
+            kind = "ins"
+        elif j0 == j1:
+            kind = "del"
+        elif unchanged == dist:
+            kind = "noop"
+        else:
+            kind = "sub"
+        return (kind, i0, i1, " ".join(self.source[i0:i1]), " ".join(self.hypothesis[j0:j1]),
+                unchanged)
+
+    def dist(self, key: int) -> int:
+        """Step count of an existing key."""
+        return self.info[key] >> SHIFT
+
+
+def _graph(source: Sequence[str], hyp: Sequence[str], sub_cost: int,
+           edges: list[int], info: dict[int, int]) -> set[int]:
+    """Levenshtein matrix with cost scheme ``sub_cost`` and its edit graph (§5.1-5.2).
+
+    Appends the graph's edge keys to ``edges`` (order irrelevant, sorted later), records their
+    packed data in ``info`` and returns the vertex set (cells on a minimum-cost path)."""
+    n, m = len(source), len(hyp)
+    width = m + 1
+    nc = (n + 1) * width
+    rows = [list(range(width))]
+    prev = rows[0]
+    for i in range(1, n + 1):
+        s = source[i - 1]
+        cur = [i] * width
+        left = i
+        for j in range(1, width):
+            diag = prev[j - 1]
+            if hyp[j - 1] != s:
+                diag += sub_cost
+            up = prev[j] + 1
+            if up < diag:
+                diag = up
+            left += 1
+            if left > diag:
+                left = diag
+            cur[j] = left
+        rows.append(cur)
+        prev = cur
+    # Walk back from (n, m); every reached cell contributes all its optimal back-pointers.
+    reached = {n * width + m}
+    stack = [(n, m)]
+    append_edge = edges.append
+    while stack:
+        i, j = stack.pop()
+        w = i * width + j
+        val = rows[i][j]
+        if i and j:
+            diag_eq = source[i - 1] == hyp[j - 1]
+            if rows[i - 1][j - 1] + (0 if diag_eq else sub_cost) == val:
+                u = w - width - 1
+                append_edge(u * nc + w)
+                info[u * nc + w] = _BASE_NOOP if diag_eq else _BASE_SUB
+                if u not in reached:
+                    reached.add(u)
+                    stack.append((i - 1, j - 1))
+        if i and rows[i - 1][j] + 1 == val:
+            u = w - width
+            append_edge(u * nc + w)
+            info[u * nc + w] = _BASE_SUB
+            if u not in reached:
+                reached.add(u)
+                stack.append((i - 1, j))
+        if j and rows[i][j - 1] + 1 == val:
+            u = w - 1
+            append_edge(u * nc + w)
+            info[u * nc + w] = _BASE_SUB
+            if u not in reached:
+                reached.add(u)
+                stack.append((i, j - 1))
+    return reached
+
+
+def base_lattice(source: Sequence[str], hypothesis: Sequence[str]) -> Lattice:
+    """Both Levenshtein graphs merged (§5.1-5.3): sorted vertices, sorted edge list in which a
+    key present in both graphs occurs twice.  ``edges`` is a copy of ``base``."""
+    src, hyp = tuple(source), tuple(hypothesis)
+    edges: list[int] = []
+    info: dict[int, int] = {}
+    v1 = _graph(src, hyp, 1, edges, info)
+    v2 = _graph(src, hyp, 2, edges, info)
+    edges.sort()
+    return Lattice(src, hyp, sorted(v1 | v2), edges, list(edges), info)
+
+
+def close_lattice(lat: Lattice, max_unchanged_words: int) -> None:
+    """Add the phrase-level arcs in place (§5.4), visiting the reference's (i, k, j) triples.
+
+    For pivot ``k`` the reference's triple loop only does work for current in-neighbours ``i``
+    and current out-neighbours ``j`` of ``k`` (§11.3).  Arcs created at pivot ``k`` start at
+    vertices smaller than ``k``, so the out-neighbours of ``k`` at its turn are its base
+    successors; its in-neighbours are base predecessors plus arcs of earlier pivots, sorted at
+    its turn.  Appends to ``lat.edges`` in the reference's order, including re-appends of keys
+    overwritten by a strictly shorter combination."""
+    nc = lat.ncells
+    info = lat.info
+    edges = lat.edges
+    append = edges.append
+    base_out: dict[int, list[tuple[int, int]]] = {}
+    inn: dict[int, list[int]] = {v: [] for v in lat.vertices}
+    last = -1
+    for key in lat.base:
+        if key == last:
+            continue
+        last = key
+        u, w = divmod(key, nc)
+        base_out.setdefault(u, []).append((w, info[key]))
+        inn[w].append(u)
+    limit = max_unchanged_words
+    get = info.get
+    for k in lat.vertices:
+        outs = base_out.get(k)
+        if outs is None:
+            continue
+        ins = inn[k]
+        if not ins:
+            continue
+        ins.sort()
+        for i in ins:
+            pik = info[i * nc + k]
+            inc = i * nc
+            for j, pkj in outs:
+                p = pik + pkj
+                if (p & MASK) > limit:
+                    continue
+                key = inc + j
+                cur = get(key)
+                if cur is None:
+                    append(key)
+                    info[key] = p
+                    inn[j].append(i)
+                elif (p >> SHIFT) < (cur >> SHIFT):
+                    append(key)
+                    info[key] = p
+
+
+def remove_noop_arcs(lat: Lattice) -> None:
+    """Remove noop arcs with the reference's skip quirk (§5.5), in place.
+
+    The element following each removed arc is not examined (it survives even if it is a noop
+    arc).  Raises :class:`LatticeError` where the reference would crash (a removed key met
+    again)."""
+    edges = lat.edges
+    info = lat.info
+    start = len(lat.base)           # base edges have dist 1 and are never removed
+    kept = edges[:start]
+    skip = False
+    for idx in range(start, len(edges)):
+        key = edges[idx]
+        if skip:
+            skip = False
+            if key not in info:
+                raise LatticeError("noop arc listed twice: the reference scorer crashes here")
+            kept.append(key)
+            continue
+        p = info.get(key)
+        if p is None:
+            raise LatticeError("noop arc listed twice: the reference scorer crashes here")
+        d = p >> SHIFT
+        if d > 1 and (p & MASK) == d:
+            del info[key]
+            skip = True
+        else:
+            kept.append(key)
+    edges[:] = kept
+
+
+def build_lattice(source: Sequence[str], hypothesis: Sequence[str],
+                  max_unchanged_words: int = 2) -> Lattice:
+    """The complete lattice of §5: base graphs, merge, phrase arcs, noop-arc removal.
+
+    Inputs: source and hypothesis tokens (non-empty strings), the unchanged-word limit.
+    Output: a :class:`Lattice`.  Raises :class:`LatticeError` where the reference crashes."""
+    lat = base_lattice(source, hypothesis)
+    close_lattice(lat, max_unchanged_words)
+    remove_noop_arcs(lat)
+    return lat

@@ -1,0 +1,213 @@
+"""Weights, Bellman-Ford search and backtracking (spec §6.1-6.6)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .lattice import MASK, SHIFT, Lattice
+
+__all__ = ["EPSILON", "GoldSpan", "SentenceSearch", "insertion_sweep", "bellman_ford", "backtrack"]
+
+#: The reference's tie-breaking constant ε (§6.1).
+EPSILON = 0.001
+
+#: A normalised gold edit: (start, end, original, corrections).
+GoldSpan = tuple[int, int, str, tuple[str, ...]]
+
+Edit = tuple[int, int, str, str]
+
+
+def insertion_sweep(group: Sequence[int], corr_of: dict[int, str], golds: Sequence[GoldSpan],
+                    weight: dict[int, float], reward: int, nc: int) -> None:
+    """The two-pointer weighting of one insertion group (§6.3), exactly as the reference.
+
+    ``group``: the sorted occurrences (keys, duplicates included) of one ``start == end`` span;
+    ``corr_of``: key -> correction string; ``golds``: the annotator's gold edits of that span in
+    file order (all with original ``''``); ``weight``: key -> weight, updated in place;
+    ``reward``: ``-|E|``."""
+    left, right = 0, len(group) - 1
+    cur = left
+    gl, gr = 0, len(golds) - 1
+    size = len(group)
+    while left <= right:
+        key = group[cur]
+        corr = corr_of[key]
+        from_left = cur == left
+        found = -1
+        if from_left:
+            for q in range(gl, gr + 1):
+                g = golds[q]
+                if g[2] == "" and corr in g[3]:
+                    found = q
+                    break
+        else:
+            for q in range(gr, gl - 1, -1):
+                g = golds[q]
+                if g[2] == "" and corr in g[3]:
+                    found = q
+                    break
+        if found >= 0:
+            weight[key] = reward
+            if from_left:
+                gl = found + 1
+                left += 1
+                target = key % nc
+                while left < size and group[left] // nc != target:
+                    weight[group[left]] += EPSILON
+                    left += 1
+                cur = left
+            else:
+                gr = found - 1
+                right -= 1
+                source = key // nc
+                while right >= 0 and group[right] % nc != source:
+                    weight[group[right]] += EPSILON
+                    right -= 1
+                cur = right
+        else:
+            weight[key] += EPSILON
+            if from_left:
+                left += 1
+                cur = right
+            else:
+                right -= 1
+                cur = left
+
+
+class SentenceSearch:
+    """Per-sentence search state shared by all annotators (§11.3 "weights" and grouping).
+
+    Built once per lattice: the annotator-independent weights (every non-noop occurrence +ε),
+    the relaxation list (adjacent duplicate occurrences dropped: relaxing the same key twice in
+    a row can never succeed the second time), and the span index for the gold spans."""
+
+    __slots__ = ("lat", "nc", "width", "reward", "w0", "relax", "_groups", "_positions")
+
+    def __init__(self, lat: Lattice, gold_spans: set[tuple[int, int]]) -> None:
+        self.lat = lat
+        nc = self.nc = lat.ncells
+        width = self.width = lat.width
+        info = lat.info
+        edges = lat.edges
+        self.reward = -len(edges)
+        w0: dict[int, float] = {}
+        relax: list[tuple[int, int, float]] = []
+        groups: dict[tuple[int, int], list[int]] = {}
+        positions: dict[int, list[int]] = {}
+        last = -1
+        for key in edges:
+            w = w0.get(key)
+            p = info[key]
+            d = p >> SHIFT
+            if w is None:
+                w = float(d) if (p & MASK) == d else d + EPSILON
+            elif (p & MASK) != d:
+                w += EPSILON
+            w0[key] = w
+            if gold_spans:
+                u, v = divmod(key, nc)
+                span = (u // width, v // width)
+                if span in gold_spans:
+                    groups.setdefault(span, []).append(key)
+                    if key != last:
+                        positions.setdefault(key, []).append(len(relax))
+            if key != last:
+                relax.append(key)
+                last = key
+        self.w0 = w0
+        self._groups = groups
+        self._positions = positions
+        self.relax = [(k // nc, k % nc, w0[k]) for k in relax]
+
+    def weights_for(self, golds: Sequence[GoldSpan]) -> dict[int, float]:
+        """Keys whose weight differs from the annotator-independent one, for one annotator.
+
+        ``golds``: the annotator's normalised gold list (§2.4), file order."""
+        if not golds:
+            return {}
+        lat = self.lat
+        hyp = lat.hypothesis
+        width, nc = self.width, self.nc
+        by_span: dict[tuple[int, int], list[GoldSpan]] = {}
+        for g in golds:
+            by_span.setdefault((g[0], g[1]), []).append(g)
+        out: dict[int, float] = {}
+        reward = self.reward
+        for span, gs in by_span.items():
+            group = self._groups.get(span)
+            if group is None:
+                continue
+            group.sort()
+            corr_of = {}
+            for key in group:
+                if key not in corr_of:
+                    u, v = divmod(key, nc)
+                    corr_of[key] = " ".join(hyp[u % width:v % width])
+            if span[0] == span[1]:
+                local = {key: float(lat.info[key] >> SHIFT) for key in corr_of}
+                insertion_sweep(group, corr_of, gs, local, reward, nc)
+                for key, w in local.items():
+                    if w != self.w0[key]:
+                        out[key] = w
+            else:
+                orig = " ".join(lat.source[span[0]:span[1]])
+                for key, corr in corr_of.items():
+                    for g in gs:
+                        if g[2] == orig and corr in g[3]:
+                            out[key] = reward
+                            break
+        return out
+
+    def relax_list(self, overrides: dict[int, float]) -> list[tuple[int, int, float]]:
+        """The relaxation list with an annotator's weight overrides applied."""
+        if not overrides:
+            return self.relax
+        relax = self.relax.copy()
+        nc = self.nc
+        for key, w in overrides.items():
+            for pos in self._positions[key]:
+                relax[pos] = (key // nc, key % nc, w)
+        return relax
+
+
+def bellman_ford(relax: list[tuple[int, int, float]], ncells: int, nvertices: int) -> list[int]:
+    """The reference's Bellman-Ford from vertex 0 with strict relaxation (§6.5).
+
+    Passes over ``relax`` in list order, stopping after the first pass without a change (exact:
+    a pass that changes nothing leaves every later pass unchanged) or after ``|V| - 1`` passes.
+    Returns the predecessor array (``-1`` = none)."""
+    inf = float("inf")
+    d = [inf] * ncells
+    d[0] = 0.0
+    pred = [-1] * ncells
+    for _ in range(nvertices - 1):
+        changed = False
+        for u, v, w in relax:
+            nd = d[u] + w
+            if nd < d[v]:
+                d[v] = nd
+                pred[v] = u
+                changed = True
+        if not changed:
+            break
+    return pred
+
+
+def backtrack(lat: Lattice, pred: list[int]) -> list[Edit]:
+    """Edits of the best path, left to right, noop edits dropped (§6.6)."""
+    width, nc = lat.width, lat.ncells
+    src, hyp, info = lat.source, lat.hypothesis, lat.info
+    out: list[Edit] = []
+    v = nc - 1
+    u = pred[v]
+    while u >= 0:
+        p = info[u * nc + v]
+        d = p >> SHIFT
+        i0, j0 = divmod(u, width)
+        i1, j1 = divmod(v, width)
+        if not ((p & MASK) == d and i0 != i1 and j0 != j1):
+            out.append((i0, i1, " ".join(src[i0:i1]), " ".join(hyp[j0:j1])))
+        v = u
+        u = pred[v]
+    out.reverse()
+    return out
