@@ -48,7 +48,7 @@ from gecformats.model import Edit, Sentence, Target
 from gecformats.report import Report
 
 NAME = "m2"
-SUFFIXES = (".m2",)
+SUFFIXES = (".m2", ".m2.char", ".m2.word")
 
 NOOP_TYPE = "noop"
 NONE = "-NONE-"
@@ -57,7 +57,6 @@ DELETION_META = ("m2.deletion", NONE)
 
 TargetMode = Literal["keep", "first", "split"]
 _TARGET = re.compile(r"T(\d+)(?:-A(\d+))?(?: (.*))?")
-_INT = re.compile(r"-?[0-9]+")
 
 
 def read(source: Source) -> Iterator[Sentence]:
@@ -83,12 +82,14 @@ def parse(text: str) -> list[Sentence]:
 
 
 def read_checked(
-    source: Source, problems: list[GecFormatError]
+    source: Source, problems: list[tuple[int, GecFormatError]]
 ) -> Iterator[tuple[int, Sentence, dict[int, list[int]]]]:
     """Read like :func:`read` but record malformed lines instead of stopping at the first.
 
     Unparsable lines (or blocks) are skipped and appended to ``problems`` as
-    :class:`GecFormatError` s (their ``kind`` is ``syntax`` or ``bad-annotator``).
+    ``(sentence_number, error)`` pairs (the error's ``kind`` is ``syntax`` or
+    ``bad-annotator``).  So are ``noop`` lines of annotators that also have edits, which
+    the model (and so any writer) cannot keep.
 
     Yields:
         ``(sentence_number, sentence, edit_lines)``: the 1-based block number, the sentence,
@@ -99,7 +100,7 @@ def read_checked(
 
 
 def _blocks(
-    source: Source, problems: list[GecFormatError] | None
+    source: Source, problems: list[tuple[int, GecFormatError]] | None
 ) -> Iterator[tuple[int, int, Sentence, dict[int, list[int]]]]:
     name = source_name(source)
     block: list[tuple[int, str]] = []
@@ -125,16 +126,16 @@ def _parse_block(
     block: list[tuple[int, str]],
     name: str,
     number: int,
-    problems: list[GecFormatError] | None,
+    problems: list[tuple[int, GecFormatError]] | None,
 ) -> tuple[Sentence, dict[int, list[int]]] | None:
     def problem(lineno: int, message: str, kind: str = "syntax") -> None:
         error = GecFormatError(message, name, lineno, kind)
         if problems is None:
             raise error
-        problems.append(error)
+        problems.append((number, error))
 
     first_lineno, first = block[0]
-    if first == "S" or first.startswith("S "):
+    if first == "S" or first[:2] == "S ":
         source = _tokens(first[2:])
     else:
         problem(first_lineno, f"sentence {number} does not start with an 'S' line: {first[:40]!r}")
@@ -143,19 +144,23 @@ def _parse_block(
     annotators: dict[int, list[Edit]] = {}
     edit_lines: dict[int, list[int]] = {}
     targets: dict[int, list[tuple[str, int | None, list[Edit]]]] = {}
-    target: tuple[int, list[Edit]] | None = None
-    for lineno, line in block[1:] if len(block) > 1 else ():
-        tag = line[0]
-        if tag == "A" and line.startswith("A "):
+    target: tuple[int, list[Edit]] | None = None  # the current T line's reference and edits
+    noop_lines: dict[int, int] = {}
+    for i in range(1, len(block)):
+        lineno, line = block[i]
+        if line[:2] == "A ":
             try:
                 parsed = _parse_a(line[2:])
             except GecFormatError as exc:
                 problem(lineno, exc.message, exc.kind)
                 continue
-            if isinstance(parsed, int):  # a noop line
+            if type(parsed) is int:  # a noop line: the annotator is present, with no edit
                 annotator, edit = parsed, None
+                if problems is not None:
+                    noop_lines[annotator] = lineno
             else:
-                annotator, edit = parsed.annotator, parsed
+                annotator, edit = parsed.annotator, parsed  # type: ignore[union-attr]
+            edits = annotators.get(annotator)
             if target is not None:
                 if annotator != target[0]:
                     problem(
@@ -166,38 +171,47 @@ def _parse_block(
                     )
                     continue
                 if edit is not None:
-                    target[1].append(edit)
-            edits = annotators.get(annotator)
+                    target[1].append(edit)  # annotators[ref] is the first alignment's list
+                    if problems is not None and edits is target[1]:
+                        edit_lines[annotator].append(lineno)
+                continue
             if edits is None:
                 edits = annotators[annotator] = []
                 edit_lines[annotator] = []
-            if edit is not None and (target is None or targets[annotator][0][2] is target[1]):
-                edits.append(edit)
-                edit_lines[annotator].append(lineno)
-        elif tag == "T":
+            if edit is not None:
+                edits.append(edit)  # type: ignore[union-attr]
+                if problems is not None:
+                    edit_lines[annotator].append(lineno)
+        elif line[0] == "T":
             match = _TARGET.fullmatch(line)
             if match is None:
                 problem(lineno, f"malformed target line {line[:40]!r}")
                 continue
             ref = int(match.group(1))
-            k = None if match.group(2) is None else int(match.group(2))
-            target = (ref, [])
             if ref in annotators and ref not in targets:
                 problem(lineno, f"target line for reference {ref} after its untargeted edits")
                 continue
+            target = (ref, [])
+            k = None if match.group(2) is None else int(match.group(2))
             targets.setdefault(ref, []).append((match.group(3) or "", k, target[1]))
             if ref not in annotators:
-                annotators[ref] = []
+                annotators[ref] = target[1]
                 edit_lines[ref] = []
-        elif tag == "S" and (line == "S" or line.startswith("S ")):
+        elif line == "S" or line[:2] == "S ":
             problem(lineno, f"sentence {number} has a second 'S' line (a missing empty line?)")
         else:
             problem(lineno, f"unexpected line {line[:40]!r} (expected an 'A' or 'T' line)")
 
+    for annotator, lineno in noop_lines.items():
+        if annotators.get(annotator) and annotator not in targets:
+            problem(lineno, f"annotator {annotator} has a noop line and edits "
+                    "(the noop line is not kept)")
     sentence = Sentence(
         source,
         {a: tuple(edits) for a, edits in annotators.items()},
-        targets={
+        None,
+        {},
+        {
             ref: tuple(Target(text, k, tuple(edits)) for text, k, edits in alignments)
             for ref, alignments in targets.items()
         }
@@ -205,6 +219,13 @@ def _parse_block(
         else {},
     )
     return sentence, edit_lines
+
+
+def _number_error(fields: list[str]) -> None:
+    ann = fields[5].strip()
+    if not (ann.isascii() and ann.lstrip("-").isdigit() and ann.count("-") <= 1):
+        raise GecFormatError(f"annotator must be an integer, not {fields[5]!r}", kind="bad-annotator")
+    raise GecFormatError(f"offsets must be two integers, not {fields[0]!r}")
 
 
 def _tokens(text: str) -> tuple[str, ...]:
@@ -219,25 +240,34 @@ def _parse_a(body: str) -> Edit | int:
     fields = body.split("|||")
     if len(fields) != 6:
         if len(fields) == 5:
-            raise GecFormatError("missing annotator field (an 'A' line has 6 fields)", kind="bad-annotator")
+            raise GecFormatError(
+                "missing annotator field (an 'A' line has 6 fields)", kind="bad-annotator"
+            )
         raise GecFormatError(f"an 'A' line has 6 '|||'-separated fields, not {len(fields)}")
-    offsets = fields[0].split()
-    if len(offsets) != 2 or not (_INT.fullmatch(offsets[0]) and _INT.fullmatch(offsets[1])):
-        raise GecFormatError(f"offsets must be two integers, not {fields[0]!r}")
-    ann_text = fields[5].strip()
-    if not _INT.fullmatch(ann_text):
-        raise GecFormatError(f"annotator must be an integer, not {fields[5]!r}", kind="bad-annotator")
-    annotator = int(ann_text)
-    etype = fields[1].strip()
-    if etype == NOOP_TYPE:
+    numbers = fields[0] + fields[5]
+    try:
+        first, last = fields[0].split()
+        start = int(first)
+        end = int(last)
+        annotator = int(fields[5])
+        # int() also takes '+1', '1_0' and non-ASCII digits, which M2 does not
+        if not numbers.isascii() or "_" in numbers or "+" in numbers:
+            raise ValueError(numbers)
+    except ValueError:
+        _number_error(fields)
+    etype = fields[1]
+    if etype == NOOP_TYPE or etype.strip() == NOOP_TYPE:
         return annotator
-    required_text = fields[3].strip()
+    required_text = fields[3]
     if required_text == "REQUIRED":
         required = True
-    elif required_text == "OPTIONAL":
-        required = False
+    elif required_text.strip() in ("REQUIRED", "OPTIONAL"):
+        required = required_text.strip() == "REQUIRED"
     else:
-        raise GecFormatError(f"field 4 must be REQUIRED or OPTIONAL, not {fields[3]!r}")
+        raise GecFormatError(f"field 4 must be REQUIRED or OPTIONAL, not {required_text!r}")
+    comment = fields[4]
+    if comment != NONE:
+        comment = comment.strip()
     field2 = fields[2]
     meta: tuple[tuple[str, str], ...] = ()
     if field2 == "":
@@ -245,28 +275,22 @@ def _parse_a(body: str) -> Edit | int:
     elif field2 == NONE:
         corrections = ((),)
         meta = (DELETION_META,)
+    elif "||" not in field2:
+        field2 = field2.strip()
+        # split on single spaces: a double space stays an empty token, as the NUS scorer
+        # keeps it (such a correction can never be matched; validate reports it)
+        corrections = (tuple(field2.split(" ")) if field2 else (),)
     else:
         alternatives = []
         for piece in field2.split("||"):
-            if piece == NONE:  # exactly -NONE-, as the NUS scorer tests it (before stripping)
+            if piece == NONE:  # exactly -NONE-, tested before stripping, as the NUS scorer does
                 alternatives.append(())
                 meta = (DELETION_META,)
             else:
                 piece = piece.strip()
-                # split on single spaces: a double space stays an empty token, as the NUS
-                # scorer keeps it (such a correction can never be matched; validate says so)
                 alternatives.append(tuple(piece.split(" ")) if piece else ())
         corrections = tuple(alternatives)
-    return Edit(
-        int(offsets[0]),
-        int(offsets[1]),
-        corrections,
-        etype,
-        required,
-        fields[4].strip(),
-        annotator,
-        meta,
-    )
+    return Edit(start, end, corrections, etype.strip(), required, comment, annotator, meta)
 
 
 # ---------------------------------------------------------------------------- writing
