@@ -39,16 +39,17 @@ class Targets(str, Enum):
 
 
 @contextmanager
-def user_errors(unreadable: int = 2) -> Iterator[None]:
+def user_errors(malformed: int = 1, unreadable: int = 2) -> Iterator[None]:
     """Turn input problems into one ``FILE:LINE: message`` line on stderr and an exit code.
 
-    Malformed input exits 1; a file that cannot be opened or read exits ``unreadable``.
+    Malformed input exits ``malformed``; a file that cannot be opened or read exits
+    ``unreadable``.
     """
     try:
         yield
     except GecFormatError as exc:
         typer.echo(f"gecformats: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise typer.Exit(malformed) from None
     except OSError as exc:
         name = exc.filename if exc.filename is not None else ""
         reason = exc.strerror or str(exc)
@@ -130,7 +131,8 @@ def validate(
     Exit status: 0 clean, 1 problems found, 2 the file cannot be read.
     """
     problems = []
-    with user_errors(unreadable=2):
+    # problems in the content are reported, not raised: what is raised means unreadable
+    with user_errors(malformed=2, unreadable=2):
         fmt = from_format or formats.infer(file)
         for problem in validate_file(file, fmt):
             problems.append(problem)

@@ -303,16 +303,60 @@ def format_edit(edit: Edit, annotator: int | None = None, deletion: str | None =
         edit: the edit.
         annotator: the id to write (default: ``edit.annotator``).
         deletion: how to spell a deletion: ``""`` or ``"-NONE-"``; ``None`` keeps what the
-            edit was read with (empty when it was not read from M2).
+            edit was read with (empty when it was not read from M2).  A deletion among
+            several alternatives is always ``-NONE-``: an empty one would run into the
+            ``|||`` separators.
+
+    Raises:
+        ValueError: the edit cannot be written as M2 (a token with a space or line break,
+            a ``|`` that would be read as a field separator).
     """
     if deletion is None:
         deletion = NONE if DELETION_META in edit.meta else ""
-    corrections = "||".join(" ".join(c) if c else deletion for c in edit.corrections)
-    return (
+    alternatives = edit.corrections
+    if len(alternatives) > 1:
+        deletion = NONE
+    parts = []
+    for c in alternatives:
+        if c:
+            text = " ".join(c)
+            if text.count(" ") != len(c) - 1:
+                raise ValueError(f"a correction token contains a space: {c!r}")
+            if text[0].isspace() or text[-1].isspace():  # readers strip it (NUS too)
+                raise ValueError(f"a correction starts or ends with white space: {c!r}")
+            parts.append(text)
+        else:
+            parts.append(deletion)
+    corrections = "||".join(parts)
+    line = (
         f"A {edit.start} {edit.end}|||{edit.type}|||{corrections}|||"
         f"{'REQUIRED' if edit.required else 'OPTIONAL'}|||{edit.comment}|||"
         f"{edit.annotator if annotator is None else annotator}"
     )
+    if "|" in corrections or "|" in edit.type or "|" in edit.comment or _unsafe(line):
+        _check_edit_line(line, edit)
+    return line
+
+
+# tabs, and every character the NUS scorer's str.splitlines() takes for a line break
+_UNSAFE = re.compile("[\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def _unsafe(text: str) -> bool:
+    return _UNSAFE.search(text) is not None
+
+
+def _check_edit_line(line: str, edit: Edit) -> None:
+    if _unsafe(line):
+        raise ValueError(f"an edit field contains a tab or a line break: {edit!r}")
+    try:
+        again = _parse_a(line[2:])
+    except GecFormatError as exc:
+        raise ValueError(f"the edit cannot be written as M2 ({exc.message}): {edit!r}") from None
+    if not isinstance(again, Edit) or (again.type, again.corrections, again.comment) != (
+        edit.type, edit.corrections, edit.comment
+    ):
+        raise ValueError(f"the edit cannot be written as M2 ('|' in a field): {edit!r}")
 
 
 def format_noop(annotator: int) -> str:
@@ -342,7 +386,12 @@ def format_sentence(
         report: where ``first`` records the alignments it drops.
         number: the sentence number used in the report's examples.
     """
-    lines = ["S " + " ".join(sentence.source)]
+    source_line = "S " + " ".join(sentence.source)
+    if (sentence.source and source_line.count(" ") != len(sentence.source)) or "" in sentence.source:
+        raise ValueError(f"a source token is empty or contains a space: {sentence.source!r}")
+    if _unsafe(source_line):
+        raise ValueError(f"a source token contains a tab or a line break: {sentence.source!r}")
+    lines = [source_line]
     if sentence.targets and targets != "first":
         next_id = 0
         for annotator, edits in sentence.annotators.items():

@@ -1,0 +1,121 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import FIXTURES, shared_file
+from gecformats import __version__
+from gecformats.cli import app
+
+CONLL = FIXTURES / "m2" / "conll14.m2"
+
+
+def run(*args: object) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_convert_m2_to_m2(tmp_path: Path) -> None:
+    out = tmp_path / "out.m2"
+    code, _, err = run("convert", CONLL, out)
+    assert code == 0 and out.read_bytes() == CONLL.read_bytes()
+    assert "wrote 6 sentences" in err
+
+
+def test_convert_deletion_option(tmp_path: Path) -> None:
+    out = tmp_path / "out.m2"
+    assert run("convert", FIXTURES / "m2" / "nlpcc.m2", out, "--deletion", "empty")[0] == 0
+    assert "-NONE-|||REQUIRED|||-NONE-|||0" not in out.read_text(encoding="utf-8")
+
+
+def test_convert_targets_first_reports_the_loss(tmp_path: Path) -> None:
+    out = tmp_path / "nus.m2"
+    code, _, err = run("convert", FIXTURES / "m2" / "cherrant.m2.char", out, "--targets", "first")
+    assert code == 0
+    assert "dropped 1 alternative alignments" in err and "sentence 2" in err
+    assert "T0" not in out.read_text(encoding="utf-8")
+
+
+def test_convert_unknown_suffix_needs_a_format(tmp_path: Path) -> None:
+    code, _, err = run("convert", CONLL, tmp_path / "out.txt")
+    assert code == 1 and "--from/--to" in err
+    code, _, err = run("convert", CONLL, tmp_path / "out.txt", "--to", "nope")
+    assert code == 1 and "unknown format 'nope'" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_convert_bad_input_leaves_no_output(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.m2"
+    bad.write_text("S a\n\n" * 100 + "S b\nA 0 x|||X|||y|||REQUIRED|||-NONE-|||0\n", encoding="utf-8")
+    out = tmp_path / "out.m2"
+    code, _, err = run("convert", bad, out)
+    assert code == 1
+    assert err.strip() == f"gecformats: {bad}:202: offsets must be two integers, not '0 x'"
+    assert not out.exists() and [p.name for p in tmp_path.iterdir()] == ["bad.m2"]
+
+
+def test_convert_missing_input(tmp_path: Path) -> None:
+    code, _, err = run("convert", tmp_path / "missing.m2", tmp_path / "out.m2")
+    assert code == 2 and "missing.m2: No such file or directory" in err
+
+
+def test_stats_text_and_json() -> None:
+    code, out, _ = run("stats", CONLL)
+    assert code == 0 and "sentences     6" in out
+    code, out, _ = run("stats", CONLL, "--json")
+    data = json.loads(out)
+    assert set(data) >= {"sentences", "tokens", "annotators", "types", "alternatives"}
+    assert data["annotators"]["0"] == {"edits": 7, "noop": 1}
+
+
+def test_stats_conll14_combined() -> None:
+    path = shared_file("corpora/conll14/conll14st-test-data/noalt/official-2014.combined.m2")
+    data = json.loads(run("stats", path, "--json")[1])
+    assert (data["sentences"], data["tokens"]) == (1312, 30144)
+    assert data["annotators"] == {"0": {"edits": 2391, "noop": 229}, "1": {"edits": 3207, "noop": 46}}
+
+
+def test_validate_exit_codes_and_json(tmp_path: Path) -> None:
+    code, _, err = run("validate", CONLL)
+    assert code == 0 and "no problems" in err
+    code, out, _ = run("validate", FIXTURES / "m2" / "invalid" / "overlap.m2")
+    assert code == 1 and out.count(": overlap: ") == 2
+    code, out, _ = run("validate", FIXTURES / "m2" / "invalid" / "syntax.m2", "--json")
+    problems = json.loads(out)["problems"]
+    assert code == 1 and [p["kind"] for p in problems] == ["syntax"] * 4
+    assert set(problems[0]) == {"file", "line", "sentence", "kind", "message"}
+    code, _, err = run("validate", tmp_path / "missing.m2")
+    assert code == 2 and "No such file" in err
+    latin1 = tmp_path / "latin1.m2"
+    latin1.write_bytes(b"S caf\xe9\n")
+    code, _, err = run("validate", latin1)
+    assert code == 2 and "latin1.m2:1: not valid UTF-8" in err
+
+
+def test_validate_nlpcc_gold() -> None:
+    path = shared_file("corpora/nlpcc2018/gold.01.m2")
+    code, out, _ = run("validate", path, "--json")
+    found = {(p["sentence"], p["kind"]) for p in json.loads(out)["problems"]}
+    assert code == 1 and {(1104, "duplicate-edit"), (1682, "offset-out-of-range")} <= found
+
+
+def test_version() -> None:
+    code, out, _ = run("--version")
+    assert code == 0 and out.strip() == f"gecformats {__version__}"
+
+
+@pytest.mark.parametrize("command", [[sys.executable, "-m", "gecformats"]])
+def test_module_entry_point_prints_errors_without_traceback(command: list[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.m2"
+    bad.write_text("S a\nA 0 1|||X|||b|||REQUIRED|||-NONE-|||x\n", encoding="utf-8")
+    result = subprocess.run(command + ["stats", str(bad)], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"gecformats: {bad}:2: annotator must be an integer, not 'x'"
+    assert "Traceback" not in result.stderr
