@@ -236,7 +236,7 @@ def test_fast_equals_literal_transcription(case) -> None:
     for ann, gs in golds.items():
         w = naive_weights(E, dist, edits, gs)
         over = state.weights_for(gs)
-        fw = {lat.pair(k): over.get(k, state.w0[k]) for k in set(lat.edges)}
+        fw = {lat.pair(k): over.get(k, state.base_weight(k)) for k in set(lat.edges)}
         assert fw == {x: w[x] for x in set(E)}
         expected = naive_search(V, E, w, edits)
         pred = bellman_ford(state.relax_list(over), lat.ncells, len(lat.vertices))

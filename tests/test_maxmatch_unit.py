@@ -101,7 +101,8 @@ def test_noop_arc_removal_skips_the_following_element() -> None:
 def test_noop_arc_listed_twice_is_reported() -> None:
     lat = base_lattice(["a", "b"], ["a", "b"])
     close_lattice(lat, 5)
-    lat.edges.append(lat.edges[-1])
+    lat.edges.append(lat.edges[-1])       # as if the closure had written the key twice
+    lat.rewritten[lat.edges[-1]] = 1
     with pytest.raises(LatticeError):
         remove_noop_arcs(lat)
 
@@ -113,7 +114,7 @@ def test_ex1_weights() -> None:
     golds, _ = normalise_gold(EX1_GOLD, EX1_SRC)
     state = SentenceSearch(lat, {(3, 4), (4, 4)})
     over = state.weights_for(golds[0])
-    weight = {lat.pair(k): over.get(k, state.w0[k]) for k in lat.edges}
+    weight = {lat.pair(k): over.get(k, state.base_weight(k)) for k in lat.edges}
     assert weight[((0, 0), (1, 1))] == 1.0019999999999998     # duplicated: 1 + ε + ε
     assert weight[((0, 0), (2, 2))] == 2.001
     assert weight[((0, 0), (3, 3))] == 3.001

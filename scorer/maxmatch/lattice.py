@@ -16,7 +16,7 @@ Representation (an exact re-encoding of the reference's data, chosen for speed):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 __all__ = ["Lattice", "LatticeError", "build_lattice", "base_lattice", "close_lattice",
@@ -47,6 +47,11 @@ class Lattice:
     base: list[int]
     edges: list[int]
     info: dict[int, int]
+    #: bookkeeping of the closure (positions in ``edges`` of new noop arcs, keys appended more
+    #: than once with their extra occurrence count) and of the removal (surviving noop arcs)
+    noop_positions: list[int] = field(default_factory=list)
+    rewritten: dict[int, int] = field(default_factory=dict)
+    survivors: set[int] = field(default_factory=set)
 
     @property
     def width(self) -> int:
@@ -177,6 +182,8 @@ def close_lattice(lat: Lattice, max_unchanged_words: int) -> None:
     info = lat.info
     edges = lat.edges
     append = edges.append
+    noop_positions = lat.noop_positions
+    rewritten = lat.rewritten
     base_out: dict[int, list[tuple[int, int]]] = {}
     inn: dict[int, list[int]] = {v: [] for v in lat.vertices}
     last = -1
@@ -207,42 +214,51 @@ def close_lattice(lat: Lattice, max_unchanged_words: int) -> None:
                 key = inc + j
                 cur = get(key)
                 if cur is None:
+                    if pkj == _BASE_NOOP and (p & MASK) == p >> SHIFT:
+                        noop_positions.append(len(edges))
                     append(key)
                     info[key] = p
                     inn[j].append(i)
                 elif (p >> SHIFT) < (cur >> SHIFT):
+                    if pkj == _BASE_NOOP and (p & MASK) == p >> SHIFT:
+                        noop_positions.append(len(edges))
                     append(key)
                     info[key] = p
+                    rewritten[key] = rewritten.get(key, 0) + 1
 
 
 def remove_noop_arcs(lat: Lattice) -> None:
     """Remove noop arcs with the reference's skip quirk (§5.5), in place.
 
-    The element following each removed arc is not examined (it survives even if it is a noop
-    arc).  Raises :class:`LatticeError` where the reference would crash (a removed key met
-    again)."""
+    The reference deletes from the list it iterates, so the element following each removed
+    arc is not examined (it survives even if it is a noop arc).  Only noop arcs can be
+    removed, so the walk is simulated over their positions (recorded by the closure).
+    Raises :class:`LatticeError` where the reference would crash (a noop arc key listed
+    twice)."""
     edges = lat.edges
     info = lat.info
-    start = len(lat.base)           # base edges have dist 1 and are never removed
-    kept = edges[:start]
-    skip = False
-    for idx in range(start, len(edges)):
-        key = edges[idx]
-        if skip:
-            skip = False
-            if key not in info:
-                raise LatticeError("noop arc listed twice: the reference scorer crashes here")
-            kept.append(key)
-            continue
-        p = info.get(key)
-        if p is None:
-            raise LatticeError("noop arc listed twice: the reference scorer crashes here")
-        d = p >> SHIFT
-        if d > 1 and (p & MASK) == d:
-            del info[key]
-            skip = True
+    if any((info[key] & MASK) == info[key] >> SHIFT for key in lat.rewritten):
+        # A noop arc key listed twice: whichever occurrence the walk meets, the reference
+        # deletes the key's edit while an occurrence stays listed, and fails later (§5.5).
+        raise LatticeError("noop arc listed twice: the reference scorer crashes here")
+    removed: list[int] = []
+    prev = -2
+    survivors = lat.survivors
+    for pos in lat.noop_positions:
+        if pos == prev + 1:             # shielded by the removal just before it
+            survivors.add(edges[pos])
+            prev = -2
         else:
-            kept.append(key)
+            removed.append(pos)
+            prev = pos
+    if not removed:
+        return
+    kept: list[int] = edges[:removed[0]]
+    for a, b in zip(removed, removed[1:]):
+        kept += edges[a + 1:b]
+    kept += edges[removed[-1] + 1:]
+    for pos in removed:
+        del info[edges[pos]]
     edges[:] = kept
 
 

@@ -6,6 +6,8 @@ from typing import Sequence
 
 from .lattice import MASK, SHIFT, Lattice
 
+_NOOP1 = (1 << SHIFT) | 1  # packed data of an elementary noop edge
+
 __all__ = ["EPSILON", "GoldSpan", "SentenceSearch", "insertion_sweep", "bellman_ford", "backtrack"]
 
 #: The reference's tie-breaking constant ε (§6.1).
@@ -77,50 +79,88 @@ def insertion_sweep(group: Sequence[int], corr_of: dict[int, str], golds: Sequen
 class SentenceSearch:
     """Per-sentence search state shared by all annotators (§11.3 "weights" and grouping).
 
-    Built once per lattice: the annotator-independent weights (every non-noop occurrence +ε),
-    the relaxation list (adjacent duplicate occurrences dropped: relaxing the same key twice in
-    a row can never succeed the second time), and the span index for the gold spans."""
+    Built once per lattice: the annotator-independent weights (every non-noop occurrence of a
+    key adds one ε to the key's weight), the relaxation list ``(u, v, weight)`` (adjacent
+    duplicate occurrences dropped: relaxing the same key twice in a row can never succeed the
+    second time) and, per gold span, the sorted occurrence group of §6.1, found by
+    enumerating the vertices of the span's two rows instead of scanning the edge list."""
 
-    __slots__ = ("lat", "nc", "width", "reward", "w0", "relax", "_groups", "_positions")
+    __slots__ = ("lat", "nc", "width", "reward", "relax", "_nbase", "_base_pos", "_counts",
+                 "_rows", "_arc_pos")
 
-    def __init__(self, lat: Lattice, gold_spans: set[tuple[int, int]]) -> None:
+    def __init__(self, lat: Lattice, gold_spans: set[tuple[int, int]] | None = None) -> None:
         self.lat = lat
         nc = self.nc = lat.ncells
-        width = self.width = lat.width
+        self.width = lat.width
         info = lat.info
         edges = lat.edges
         self.reward = -len(edges)
-        w0: dict[int, float] = {}
         relax: list[tuple[int, int, float]] = []
-        groups: dict[tuple[int, int], list[int]] = {}
-        positions: dict[int, list[int]] = {}
+        base_pos: dict[int, int] = {}
+        counts: dict[int, int] = {}
         last = -1
-        for key in edges:
-            w = w0.get(key)
-            p = info[key]
-            d = p >> SHIFT
-            if w is None:
-                w = float(d) if (p & MASK) == d else d + EPSILON
-            elif (p & MASK) != d:
-                w += EPSILON
-            w0[key] = w
-            if gold_spans:
-                u, v = divmod(key, nc)
-                span = (u // width, v // width)
-                if span in gold_spans:
-                    groups.setdefault(span, []).append(key)
-                    if key != last:
-                        positions.setdefault(key, []).append(len(relax))
-            if key != last:
-                relax.append(key)
-                last = key
-        self.w0 = w0
-        self._groups = groups
-        self._positions = positions
-        self.relax = [(k // nc, k % nc, w0[k]) for k in relax]
+        for key in lat.base:
+            if key == last:
+                counts[key] = 2
+                u, v, w = relax[-1]
+                if info[key] != _NOOP1:
+                    relax[-1] = (u, v, w + EPSILON)
+                continue
+            last = key
+            base_pos[key] = len(relax)
+            u, v = divmod(key, nc)
+            relax.append((u, v, 1.0 if info[key] == _NOOP1 else 1 + EPSILON))
+        self._nbase = len(relax)
+        self._base_pos = base_pos
+        for key, extra in lat.rewritten.items():
+            counts[key] = 1 + extra
+        self._counts = counts
+        special = {key: self.base_weight(key) for key in lat.rewritten}
+        for key in lat.survivors:
+            special[key] = float(info[key] >> SHIFT)
+        arcs = edges[len(lat.base):]
+        if special:
+            relax += [(k // nc, k % nc, special[k] if k in special
+                       else (info[k] >> SHIFT) + EPSILON) for k in arcs]
+        else:
+            relax += [(k // nc, k % nc, (info[k] >> SHIFT) + EPSILON) for k in arcs]
+        self.relax = relax
+        self._rows: dict[int, list[int]] | None = None
+        self._arc_pos: dict[int, list[int]] | None = None
+
+    def base_weight(self, key: int) -> float:
+        """The annotator-independent weight of an existing key: ``dist`` plus one ε per
+        occurrence, or ``dist`` for a noop edge or surviving noop arc."""
+        p = self.lat.info[key]
+        d = p >> SHIFT
+        if (p & MASK) == d:
+            return float(d)
+        w: float = d
+        for _ in range(self._counts.get(key, 1)):
+            w += EPSILON
+        return w
+
+    def _group(self, span: tuple[int, int]) -> list[int]:
+        """Sorted occurrences (duplicates repeated) of the keys whose edit has ``span``."""
+        if self._rows is None:
+            rows: dict[int, list[int]] = {}
+            width = self.width
+            for v in self.lat.vertices:
+                rows.setdefault(v // width, []).append(v)
+            self._rows = rows
+        rows = self._rows
+        info, nc, counts = self.lat.info, self.nc, self._counts
+        group: list[int] = []
+        for u in rows.get(span[0], ()):
+            for v in rows.get(span[1], ()):
+                if u < v:
+                    key = u * nc + v
+                    if key in info:
+                        group += [key] * counts.get(key, 1)
+        return group
 
     def weights_for(self, golds: Sequence[GoldSpan]) -> dict[int, float]:
-        """Keys whose weight differs from the annotator-independent one, for one annotator.
+        """Keys whose weight differs from :meth:`base_weight`, for one annotator (§6.2-6.3).
 
         ``golds``: the annotator's normalised gold list (§2.4), file order."""
         if not golds:
@@ -130,14 +170,14 @@ class SentenceSearch:
         width, nc = self.width, self.nc
         by_span: dict[tuple[int, int], list[GoldSpan]] = {}
         for g in golds:
-            by_span.setdefault((g[0], g[1]), []).append(g)
+            if g[0] <= g[1]:
+                by_span.setdefault((g[0], g[1]), []).append(g)
         out: dict[int, float] = {}
         reward = self.reward
         for span, gs in by_span.items():
-            group = self._groups.get(span)
-            if group is None:
+            group = self._group(span)
+            if not group:
                 continue
-            group.sort()
             corr_of = {}
             for key in group:
                 if key not in corr_of:
@@ -147,7 +187,7 @@ class SentenceSearch:
                 local = {key: float(lat.info[key] >> SHIFT) for key in corr_of}
                 insertion_sweep(group, corr_of, gs, local, reward, nc)
                 for key, w in local.items():
-                    if w != self.w0[key]:
+                    if w != self.base_weight(key):
                         out[key] = w
             else:
                 orig = " ".join(lat.source[span[0]:span[1]])
@@ -158,6 +198,21 @@ class SentenceSearch:
                             break
         return out
 
+    def _positions(self, key: int) -> list[int]:
+        pos = self._base_pos.get(key)
+        if pos is not None:
+            return [pos]
+        if self._arc_pos is None:
+            self._arc_pos = {}
+        found = self._arc_pos.get(key)
+        if found is None:
+            relax, nc = self.relax, self.nc
+            u, v = divmod(key, nc)
+            found = [x for x in range(self._nbase, len(relax))
+                     if relax[x][1] == v and relax[x][0] == u]
+            self._arc_pos[key] = found
+        return found
+
     def relax_list(self, overrides: dict[int, float]) -> list[tuple[int, int, float]]:
         """The relaxation list with an annotator's weight overrides applied."""
         if not overrides:
@@ -165,7 +220,7 @@ class SentenceSearch:
         relax = self.relax.copy()
         nc = self.nc
         for key, w in overrides.items():
-            for pos in self._positions[key]:
+            for pos in self._positions(key):
                 relax[pos] = (key // nc, key % nc, w)
         return relax
 
