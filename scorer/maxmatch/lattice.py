@@ -95,6 +95,54 @@ class Lattice:
         return self.info[key] >> SHIFT
 
 
+def _banded_matrix(source: Sequence[str], hyp: Sequence[str], sub_cost: int) -> list[list[int]]:
+    """The Levenshtein matrix, exact on every cell of a minimum-cost path (§5.1).
+
+    Exact shortcut: a cell ``(i, j)`` on a minimum-cost path of total ``T`` satisfies
+    ``|i-j| + |(n-m)-(i-j)| <= T`` (every step that changes ``i-j`` costs at least 1), so only
+    the diagonals ``i-j`` in ``[min(0, n-m) - x, max(0, n-m) + x]`` with ``2x >= T - |n-m|``
+    are computed; the other cells hold a value larger than any path cost, so they never
+    attain a minimum.  ``x`` starts small and is widened once if the banded total shows it
+    was too small (the banded total is an upper bound of ``T``)."""
+    n, m = len(source), len(hyp)
+    width = m + 1
+    delta = n - m
+    big = n + m + 3
+    x = 2
+    while True:
+        lo, hi = min(0, delta) - x, max(0, delta) + x
+        first = [big] * width
+        for j in range(min(m, -lo) + 1):
+            first[j] = j
+        rows = [first]
+        prev = first
+        for i in range(1, n + 1):
+            s = source[i - 1]
+            cur = [big] * width
+            jlo, jhi = i - hi, min(m, i - lo)
+            if jlo <= 0:
+                cur[0] = i
+                jlo = 1
+            left = cur[jlo - 1]
+            for j in range(jlo, jhi + 1):
+                diag = prev[j - 1]
+                if hyp[j - 1] != s:
+                    diag += sub_cost
+                up = prev[j] + 1
+                if up < diag:
+                    diag = up
+                left += 1
+                if left > diag:
+                    left = diag
+                cur[j] = left
+            rows.append(cur)
+            prev = cur
+        total = prev[m]
+        if total - abs(delta) <= 2 * x:
+            return rows
+        x = (total - abs(delta) + 1) // 2
+
+
 def _graph(source: Sequence[str], hyp: Sequence[str], sub_cost: int,
            edges: list[int], info: dict[int, int]) -> set[int]:
     """Levenshtein matrix with cost scheme ``sub_cost`` and its edit graph (§5.1-5.2).
@@ -104,25 +152,7 @@ def _graph(source: Sequence[str], hyp: Sequence[str], sub_cost: int,
     n, m = len(source), len(hyp)
     width = m + 1
     nc = (n + 1) * width
-    rows = [list(range(width))]
-    prev = rows[0]
-    for i in range(1, n + 1):
-        s = source[i - 1]
-        cur = [i] * width
-        left = i
-        for j in range(1, width):
-            diag = prev[j - 1]
-            if hyp[j - 1] != s:
-                diag += sub_cost
-            up = prev[j] + 1
-            if up < diag:
-                diag = up
-            left += 1
-            if left > diag:
-                left = diag
-            cur[j] = left
-        rows.append(cur)
-        prev = cur
+    rows = _banded_matrix(source, hyp, sub_cost)
     # Walk back from (n, m); every reached cell contributes all its optimal back-pointers.
     reached = {n * width + m}
     stack = [(n, m)]
