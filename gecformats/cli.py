@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from enum import Enum
 from typing import Optional
 
@@ -14,6 +15,8 @@ import typer
 from gecformats import __version__, formats
 from gecformats.convert import convert as convert_file
 from gecformats.errors import GecFormatError
+from gecformats.io import atomic_output
+from gecformats.score import ScoredSentence, ScoreResult, Scoring, count_lines, format_m2scorer
 from gecformats.stats import format_stats, stats as count_stats
 from gecformats.validate import validate as validate_file
 
@@ -36,6 +39,12 @@ class Targets(str, Enum):
     keep = "keep"
     first = "first"
     split = "split"
+
+
+class ScoreFormat(str, Enum):
+    text = "text"
+    json = "json"
+    m2scorer = "m2scorer"
 
 
 @contextmanager
@@ -143,6 +152,127 @@ def validate(
     elif not problems:
         typer.echo(f"{file}: no problems found", err=True)
     raise typer.Exit(1 if problems else 0)
+
+
+@app.command()
+def score(
+    hypothesis: str = typer.Argument(
+        ..., help="System output, one tokenised sentence per line (.gz read transparently; '-' for standard input)."
+    ),
+    gold: str = typer.Option(..., "--gold", help="The M2 gold file."),
+    beta: float = typer.Option(0.5, help="Beta of F-beta (also drives the per-sentence annotator choice)."),
+    max_unchanged_words: int = typer.Option(
+        2, help="Largest number of unchanged source tokens inside one system edit."
+    ),
+    ignore_whitespace_casing: bool = typer.Option(
+        False, "--ignore-whitespace-casing", help="Ignore system edits that only change case or spacing."
+    ),
+    output_format: ScoreFormat = typer.Option(
+        ScoreFormat.text, "--format",
+        help="text (for people), json, or m2scorer (the NUS scorer's three lines, byte for byte).",
+    ),
+    per_sentence: Optional[str] = typer.Option(
+        None, "--per-sentence", metavar="FILE.tsv",
+        help="Write the chosen annotator and its counts per sentence (TSV; '-' for standard output).",
+    ),
+    verbose: bool = typer.Option(
+        False, "--verbose", "-v",
+        help="Show per sentence the source, hypothesis, system edits, gold edits and matches "
+        "(on standard error with --format json).",
+    ),
+) -> None:
+    """Score HYPOTHESIS against an M2 gold file with MaxMatch (M2), exactly like the NUS m2scorer.
+
+    Nothing is printed or written unless the whole input is scored (a line-count mismatch is
+    found at the end). Exit status: 0 scored, 1 malformed input, 2 a file cannot be read.
+    """
+    scoring = Scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
+                      ignore_whitespace_casing=ignore_whitespace_casing,
+                      per_sentence=per_sentence is not None)
+    with ExitStack() as stack:
+        # the trace is held back until the counts are known to match (no partial output)
+        trace = stack.enter_context(tempfile.SpooledTemporaryFile(8 << 20, "w+", encoding="utf-8")) if verbose else None
+        with user_errors():
+            for scored in _with_progress(scoring, hypothesis, enabled=not verbose):
+                if trace is not None:
+                    trace.write(_describe_sentence(scored))
+            result = scoring.result()
+            if per_sentence is not None:
+                _write_per_sentence(result, per_sentence)
+        if trace is not None:
+            trace.seek(0)
+            out = sys.stderr if output_format is ScoreFormat.json else sys.stdout
+            for chunk in iter(lambda: trace.read(1 << 16), ""):
+                typer.echo(chunk, file=out, nl=False)
+    typer.echo(_format_score(result, output_format))
+    for number in result.warnings[:1]:
+        typer.echo(f"gecformats: {gold}: sentence {number} (and {len(result.warnings) - 1} more) has "
+                   "annotator ids the NUS scorer may visit in another order", err=True)
+
+
+def _with_progress(scoring: Scoring, hypothesis: str, enabled: bool) -> Iterator[ScoredSentence]:
+    """``scoring``'s sentences, with a progress bar on standard error if it is a terminal."""
+    total = count_lines(hypothesis) if enabled and sys.stderr.isatty() else None
+    if total is None:
+        yield from scoring
+        return
+    with typer.progressbar(length=total, label="scoring", file=sys.stderr) as bar:
+        for scored in scoring:
+            bar.update(1)
+            yield scored
+
+
+def _format_score(result: ScoreResult, output_format: ScoreFormat) -> str:
+    if output_format is ScoreFormat.m2scorer:
+        return format_m2scorer(result)
+    if output_format is ScoreFormat.json:
+        return json.dumps(result.to_dict(), ensure_ascii=False, indent=2)
+    label = f"F{result.beta:g}"
+    return (f"Precision  {result.precision:.4f}\n"
+            f"Recall     {result.recall:.4f}\n"
+            f"{label:<10} {result.f:.4f}\n"
+            f"{result.correct} correct, {result.proposed} proposed, {result.gold} gold edits "
+            f"in {result.sentences} sentences\n"
+            f"{result.signature}")
+
+
+def _write_per_sentence(result: ScoreResult, path: str) -> None:
+    with atomic_output(path) as fh:
+        fh.write("sentence\tannotator\tcorrect\tproposed\tgold\n")
+        for number, c in enumerate(result.choices, 1):
+            fh.write(f"{number}\t{c.annotator}\t{c.correct}\t{c.proposed}\t{c.gold}\n")
+
+
+def _describe_sentence(scored: ScoredSentence) -> str:
+    """The ``--verbose`` block of one sentence: the chosen annotator's edits and matches."""
+    from maxmatch import shrink_edit
+
+    chosen = next(a for a in scored.result.annotators if a.annotator == scored.choice.annotator)
+    c = scored.choice
+    lines = [
+        f"sentence {scored.number}: annotator {c.annotator} chosen "
+        f"({c.correct} correct, {c.proposed} proposed, {c.gold} gold)",
+        f"  source     : {' '.join(scored.source)}",
+        f"  hypothesis : {scored.hypothesis}",
+        f"  edits      : {_edit_list(shrink_edit(e) for e in chosen.edits)}",
+        f"  gold       : {_edit_list(chosen.gold_edits)}",
+        f"  matched    : {_edit_list(chosen.matched)}",
+    ]
+    others = [a for a in scored.result.annotators if a is not chosen]
+    if others:
+        lines.append("  others     : " + ", ".join(
+            f"annotator {a.annotator} {a.correct}/{a.proposed}/{a.gold}" for a in others))
+    return "\n".join(lines) + "\n\n"
+
+
+def _edit_list(edits: Iterator[tuple] | tuple) -> str:
+    """``3:4 at -> on; 4:4 '' -> the|a``: offsets, original, correction(s)."""
+    shown = []
+    for start, end, orig, corr in edits:
+        corrs = corr if isinstance(corr, tuple) else (corr,)
+        shown.append(f"{start}:{end} {orig or chr(39) * 2} -> "
+                     + "|".join(x or chr(39) * 2 for x in corrs))
+    return "; ".join(shown) if shown else "-"
 
 
 def main() -> None:

@@ -1,10 +1,39 @@
-"""Scoring glue: turning the edit model into the bundled MaxMatch scorer's input."""
+"""Scoring glue: M2 gold files and hypothesis files into the bundled MaxMatch scorer.
+
+:func:`score_files` scores a system output against an M2 gold file exactly like the NUS
+m2scorer (``../shared/spec/maxmatch.md``); :class:`Scoring` does the same sentence by sentence
+for callers that want to show progress or a per-sentence trace.  Both stream: the gold is read
+with :func:`gecformats.formats.m2.read` and the hypothesis lazily, in step with it.
+
+>>> result = score_files("fixtures/score/cat.hyp", "fixtures/score/cat.m2")
+>>> print(f"P {result.precision:.4f}  R {result.recall:.4f}  F0.5 {result.f:.4f}")
+P 0.6667  R 1.0000  F0.5 0.7143
+>>> print(result.signature)
+metric:m2|scorer:maxmatch-0.1.0|beta:0.5|max-unchanged:2|ws-case:significant|annotators:1|gecformats:0.1.0
+"""
 
 from __future__ import annotations
 
+import gzip
+import os
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+
+import maxmatch
+from maxmatch import CorpusScorer, SentenceChoice, SentenceResult, split_hypothesis
+from maxmatch._text import PY27_WHITESPACE
+
+from gecformats import __version__
+from gecformats.errors import GecFormatError
+from gecformats.formats import m2
+from gecformats.io import numbered_lines
 from gecformats.model import Sentence
 
 GoldEdits = dict[int, list[tuple[int, int, tuple[str, ...]]]]
+
+_STRIP = "".join(sorted(PY27_WHITESPACE))
 
 
 def maxmatch_gold(sentence: Sentence) -> GoldEdits:
@@ -21,3 +50,292 @@ def maxmatch_gold(sentence: Sentence) -> GoldEdits:
         annotator: [(e.start, e.end, tuple(" ".join(c) for c in e.corrections)) for e in edits]
         for annotator, edits in sentence.annotators.items()
     }
+
+
+# ------------------------------------------------------------------ records
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """What a score depends on, printed sacrebleu style as ``key:value|key:value|...``.
+
+    Attributes:
+        beta: the β of F_β.
+        max_unchanged_words: the largest number of unchanged tokens inside one edit.
+        ignore_whitespace_casing: whether edits that only change case or spacing are dropped.
+        annotators: the number of distinct annotator ids in the gold file (a sentence
+            without ``A`` lines counts as annotator 0, as the scorer reads it).
+        scorer: the ``maxmatch`` version; ``gecformats``: the gecformats version.
+    """
+
+    beta: float
+    max_unchanged_words: int
+    ignore_whitespace_casing: bool
+    annotators: int
+    metric: str = "m2"
+    scorer: str = f"maxmatch-{maxmatch.__version__}"
+    gecformats: str = __version__
+
+    def __str__(self) -> str:
+        ws_case = "ignored" if self.ignore_whitespace_casing else "significant"
+        return (f"metric:{self.metric}|scorer:{self.scorer}|beta:{_number(self.beta)}"
+                f"|max-unchanged:{self.max_unchanged_words}|ws-case:{ws_case}"
+                f"|annotators:{self.annotators}|gecformats:{self.gecformats}")
+
+
+def _number(value: float) -> str:
+    """``0.5`` → ``0.5``, ``1.0`` → ``1``: the shortest text that reads back as ``value``."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """The corpus score of one hypothesis file against one gold file.
+
+    ``precision``, ``recall`` and ``f`` are bit for bit the reference's; ``correct``,
+    ``proposed`` and ``gold`` are the counts summed over each sentence's chosen annotator;
+    ``sentences`` is the number of sentences; ``choices`` holds one
+    :class:`maxmatch.SentenceChoice` per sentence when asked for (``per_sentence=True``),
+    else is empty; ``warnings`` lists 1-based sentence numbers whose annotator ids the
+    reference might visit in another order (spec §2.6).
+    """
+
+    precision: float
+    recall: float
+    f: float
+    beta: float
+    correct: int
+    proposed: int
+    gold: int
+    sentences: int
+    signature: Signature
+    choices: tuple[SentenceChoice, ...] = ()
+    warnings: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``precision recall f beta correct proposed gold sentences
+        signature`` (the signature as its string)."""
+        return {
+            "precision": self.precision, "recall": self.recall, "f": self.f, "beta": self.beta,
+            "correct": self.correct, "proposed": self.proposed, "gold": self.gold,
+            "sentences": self.sentences, "signature": str(self.signature),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredSentence:
+    """One sentence as :class:`Scoring` yields it.
+
+    ``number`` is 1-based; ``hypothesis`` is the hypothesis line stripped of surrounding
+    whitespace (spec §3); ``result`` holds every annotator's edits and counts, ``choice`` the
+    greedy choice, ``before`` the corpus totals ``(correct, proposed, gold)`` before it.
+    """
+
+    number: int
+    source: tuple[str, ...]
+    hypothesis: str
+    result: SentenceResult
+    choice: SentenceChoice
+    before: tuple[int, int, int]
+
+
+# ------------------------------------------------------------------ reading the hypothesis
+
+
+def read_hypothesis(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
+    """Yield ``(line_number, line)`` for each line of a system output, as the reference reads
+    it (spec §3), streaming.
+
+    The file is read as bytes (``.gz`` decompressed, ``-`` is standard input) and split on
+    ``\\n`` only: a final line without ``\\n`` is a line, a file ending in ``\\n\\n`` has one
+    extra empty line.  Each line is decoded as strict UTF-8; a CR before the ``\\n`` stays on
+    the line (the tokeniser and :func:`strip_hypothesis` drop it).  A byte-order mark is kept:
+    the reference glues it to the first token.
+
+    Raises:
+        GecFormatError: a line is not valid UTF-8 (``FILE:LINE: message``).
+        OSError: the file cannot be opened.
+    """
+    name = os.fspath(path)
+    if name == "-":
+        yield from _decoded(sys.stdin.buffer, "<stdin>")
+        return
+    opener = gzip.open if name.endswith(".gz") else open
+    with opener(name, "rb") as fh:  # type: ignore[operator]
+        yield from _decoded(fh, name)
+
+
+def _decoded(fh: IO[bytes], name: str) -> Iterator[tuple[int, str]]:
+    for number, raw in enumerate(fh, 1):  # binary files split on b"\n" only
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise GecFormatError(f"not valid UTF-8 (byte {exc.start + 1} of the line)",
+                                 name, number) from None
+        yield number, line[:-1] if line.endswith("\n") else line
+
+
+def strip_hypothesis(line: str) -> str:
+    """``line`` without surrounding whitespace, with the reference's Python 2.7 whitespace
+    set (spec §3): what the ``-v`` trace prints as ``HYPOTHESIS``."""
+    return line.strip(_STRIP)
+
+
+# ------------------------------------------------------------------ scoring
+
+
+class Scoring:
+    """Score a hypothesis file against an M2 gold file sentence by sentence.
+
+    Iterate over it to get one :class:`ScoredSentence` per sentence as soon as it is scored;
+    after the iteration ends, :meth:`result` gives the corpus score.  The line counts are
+    compared when either file ends, so a mismatch is raised at the end of the iteration:
+    callers that print per sentence should hold their output until then.
+
+    Args:
+        hypothesis: the system output, one sentence per line (``.gz`` read transparently,
+            ``-`` for standard input).
+        gold: the M2 gold file.
+        beta, max_unchanged_words, ignore_whitespace_casing: the reference's options.
+        per_sentence: keep every sentence's choice in :attr:`ScoreResult.choices`.
+
+    Raises (while iterating):
+        GecFormatError: malformed gold or hypothesis (``FILE:LINE: message``), ChERRANT
+            ``T`` lines in the gold, or different numbers of hypothesis lines and gold
+            sentences (``FILE: 1311 hypothesis lines for 1312 gold sentences in GOLD``).
+        OSError: a file cannot be read.
+    """
+
+    def __init__(self, hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str], *,
+                 beta: float = 0.5, max_unchanged_words: int = 2,
+                 ignore_whitespace_casing: bool = False, per_sentence: bool = False) -> None:
+        self.hypothesis = os.fspath(hypothesis)
+        self.gold = os.fspath(gold)
+        self.beta = beta
+        self.max_unchanged_words = max_unchanged_words
+        self.ignore_whitespace_casing = ignore_whitespace_casing
+        self._scorer = CorpusScorer(beta=beta, max_unchanged_words=max_unchanged_words,
+                                    ignore_whitespace_casing=ignore_whitespace_casing,
+                                    keep_sentences=per_sentence)
+        self._annotators: set[int] = set()
+        self._done = False
+
+    def __iter__(self) -> Iterator[ScoredSentence]:
+        hyps = read_hypothesis(self.hypothesis)
+        golds = m2.read(self.gold)
+        number = 0
+        for sentence in golds:
+            number += 1
+            line = next(hyps, None)
+            if line is None:
+                self._mismatch(number - 1, number + sum(1 for _ in golds))
+            yield self._score(number, sentence, line[1])
+        rest = sum(1 for _ in hyps)
+        if rest:
+            self._mismatch(number + rest, number)
+        self._done = True
+
+    def _score(self, number: int, sentence: Sentence, line: str) -> ScoredSentence:
+        if sentence.targets:
+            self._refuse_targets(number)
+        gold = maxmatch_gold(sentence)
+        self._annotators.update(gold or (0,))
+        s = self._scorer
+        before = (s.correct, s.proposed, s.gold)
+        try:
+            result, choice = s.add(sentence.source, split_hypothesis(line), gold)
+        except maxmatch.LatticeError as exc:
+            raise GecFormatError(f"the scorer cannot handle this sentence: {exc}",
+                                 self.hypothesis, number) from None
+        return ScoredSentence(number, sentence.source, strip_hypothesis(line), result, choice,
+                              before)
+
+    def _mismatch(self, lines: int, sentences: int) -> None:
+        raise GecFormatError(f"{_plural(lines, 'hypothesis line')} for "
+                             f"{_plural(sentences, 'gold sentence')} in "
+                             f"{self.gold} (one line per sentence; a trailing empty line "
+                             "counts as a sentence)", self.hypothesis)
+
+    def _refuse_targets(self, number: int) -> None:
+        line = next((n for n, text in numbered_lines(self.gold) if text[:1] == "T"), None)
+        raise GecFormatError(
+            f"sentence {number} has ChERRANT target (T) lines, which the M2 scorer refuses; "
+            "keep the first alignment of each reference with "
+            f"`gecformats convert --targets first {self.gold} GOLD.m2`", self.gold, line)
+
+    def result(self) -> ScoreResult:
+        """The corpus score; only after the iteration has run to its end.
+
+        Raises:
+            RuntimeError: the iteration has not finished.
+        """
+        if not self._done:
+            raise RuntimeError("Scoring.result() needs the iteration to finish first")
+        r = self._scorer.result()
+        signature = Signature(self.beta, self.max_unchanged_words,
+                              self.ignore_whitespace_casing, len(self._annotators))
+        return ScoreResult(r.precision, r.recall, r.f, r.beta, r.correct, r.proposed, r.gold,
+                           self._scorer.count, signature, r.sentences,
+                           tuple(i + 1 for i in r.warnings))
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str], *,
+                beta: float = 0.5, max_unchanged_words: int = 2,
+                ignore_whitespace_casing: bool = False, per_sentence: bool = False,
+                progress: Callable[[ScoredSentence], None] | None = None) -> ScoreResult:
+    """Score a system output against an M2 gold file, bit for bit like the NUS m2scorer.
+
+    Args:
+        hypothesis: the system output, one tokenised sentence per line (UTF-8; CRLF line ends
+            tolerated; ``.gz`` read transparently; ``-`` for standard input).
+        gold: the M2 gold file (CoNLL, ERRANT or NLPCC dialect; CRLF tolerated).
+        beta: β of F_β, used for the per-sentence annotator choice too.
+        max_unchanged_words: the largest number of unchanged source tokens inside one edit.
+        ignore_whitespace_casing: drop system edits that only change case or spacing.
+        per_sentence: keep each sentence's chosen annotator and counts in ``choices``.
+        progress: called with each :class:`ScoredSentence` as soon as it is scored.
+
+    Returns:
+        A :class:`ScoreResult` with P, R, F, the counts and the :class:`Signature`.
+
+    Raises:
+        GecFormatError: see :class:`Scoring`.
+        OSError: a file cannot be read.
+    """
+    scoring = Scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
+                      ignore_whitespace_casing=ignore_whitespace_casing,
+                      per_sentence=per_sentence)
+    for scored in scoring:
+        if progress is not None:
+            progress(scored)
+    return scoring.result()
+
+
+def count_lines(path: str | os.PathLike[str]) -> int | None:
+    """The number of hypothesis lines of ``path`` as :func:`read_hypothesis` counts them, read
+    fast (for a progress bar); ``None`` for standard input or an unreadable file."""
+    name = os.fspath(path)
+    if name == "-":
+        return None
+    opener = gzip.open if name.endswith(".gz") else open
+    try:
+        with opener(name, "rb") as fh:  # type: ignore[operator]
+            count, last = 0, b"\n"
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                count += block.count(b"\n")
+                last = block[-1:]
+    except OSError:
+        return None
+    return count + (last != b"\n")
+
+
+def format_m2scorer(result: ScoreResult) -> str:
+    """The reference's three result lines (spec §9.1), without a final newline:
+    ``Precision   : 0.4162`` / ``Recall      : 0.2140`` / ``F_0.5       : 0.3501``."""
+    return ("Precision   : %.4f\nRecall      : %.4f\nF_%.1f       : %.4f"
+            % (result.precision, result.recall, result.beta, result.f))
