@@ -21,10 +21,14 @@ Reading is tolerant of CRLF line ends, a UTF-8 byte-order mark, trailing blanks,
 final newline and runs of empty lines; writing always produces LF line ends and one empty
 line after every block.
 
+``S`` lines are split into tokens as the NUS scorer splits them: on runs of any white space
+(Python 2.7's Unicode set, which includes U+3000).  The other fields are kept verbatim; an
+``A`` line is a noop line only when its type is exactly ``noop``, as for the NUS scorer.
+
 What a round trip cannot keep (documented losses, never silent in ``validate``): a ``noop``
 line of an annotator that also has edits, lines of several annotators interleaved within one
-block (they are written grouped by annotator, in order of first appearance), double spaces
-inside an ``S`` line, and blanks around ``|||`` fields.
+block (they are written grouped by annotator, in order of first appearance), and runs of white
+space other than one space between ``S`` tokens.
 
 >>> text = "S This are a test .\\nA 1 2|||SVA|||is|||REQUIRED|||-NONE-|||0\\n\\n"
 >>> [s] = parse(text)
@@ -41,6 +45,8 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from typing import IO, Literal
+
+from maxmatch import split_hypothesis
 
 from gecformats.errors import GecFormatError
 from gecformats.io import Source, atomic_output, numbered_lines, source_name
@@ -229,10 +235,8 @@ def _number_error(fields: list[str]) -> None:
 
 
 def _tokens(text: str) -> tuple[str, ...]:
-    tokens = text.split(" ")
-    if "" in tokens:
-        return tuple(t for t in tokens if t)
-    return tuple(tokens)
+    # the NUS scorer's rule: strip, then split on runs of Python 2.7's Unicode white space
+    return tuple(split_hypothesis(text))
 
 
 def _parse_a(body: str) -> Edit | int:
@@ -256,7 +260,7 @@ def _parse_a(body: str) -> Edit | int:
     except ValueError:
         _number_error(fields)
     etype = fields[1]
-    if etype == NOOP_TYPE or etype.strip() == NOOP_TYPE:
+    if etype == NOOP_TYPE:  # exactly: the NUS scorer keeps a ' noop ' line as an edit
         return annotator
     required_text = fields[3]
     if required_text == "REQUIRED":
@@ -265,9 +269,6 @@ def _parse_a(body: str) -> Edit | int:
         required = required_text.strip() == "REQUIRED"
     else:
         raise GecFormatError(f"field 4 must be REQUIRED or OPTIONAL, not {required_text!r}")
-    comment = fields[4]
-    if comment != NONE:
-        comment = comment.strip()
     field2 = fields[2]
     meta: tuple[tuple[str, str], ...] = ()
     if field2 == "":
@@ -290,7 +291,7 @@ def _parse_a(body: str) -> Edit | int:
                 piece = piece.strip()
                 alternatives.append(tuple(piece.split(" ")) if piece else ())
         corrections = tuple(alternatives)
-    return Edit(start, end, corrections, etype.strip(), required, comment, annotator, meta)
+    return Edit(start, end, corrections, etype, required, fields[4], annotator, meta)
 
 
 # ---------------------------------------------------------------------------- writing
@@ -324,6 +325,8 @@ def format_edit(edit: Edit, annotator: int | None = None, deletion: str | None =
                 raise ValueError(f"a correction token contains a space: {c!r}")
             if text[0].isspace() or text[-1].isspace():  # readers strip it (NUS too)
                 raise ValueError(f"a correction starts or ends with white space: {c!r}")
+            if text == NONE:
+                raise ValueError(f"the correction {NONE!r} would read back as a deletion")
             parts.append(text)
         else:
             parts.append(deletion)
@@ -338,8 +341,8 @@ def format_edit(edit: Edit, annotator: int | None = None, deletion: str | None =
     return line
 
 
-# tabs, and every character the NUS scorer's str.splitlines() takes for a line break
-_UNSAFE = re.compile("[\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+# every character the NUS scorer's str.splitlines() takes for a line break
+_UNSAFE = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def _unsafe(text: str) -> bool:
@@ -348,7 +351,7 @@ def _unsafe(text: str) -> bool:
 
 def _check_edit_line(line: str, edit: Edit) -> None:
     if _unsafe(line):
-        raise ValueError(f"an edit field contains a tab or a line break: {edit!r}")
+        raise ValueError(f"an edit field contains a line break: {edit!r}")
     try:
         again = _parse_a(line[2:])
     except GecFormatError as exc:
@@ -387,10 +390,8 @@ def format_sentence(
         number: the sentence number used in the report's examples.
     """
     source_line = "S " + " ".join(sentence.source)
-    if (sentence.source and source_line.count(" ") != len(sentence.source)) or "" in sentence.source:
-        raise ValueError(f"a source token is empty or contains a space: {sentence.source!r}")
-    if _unsafe(source_line):
-        raise ValueError(f"a source token contains a tab or a line break: {sentence.source!r}")
+    if _tokens(source_line[2:]) != sentence.source:
+        raise ValueError(f"a source token is empty or contains white space: {sentence.source!r}")
     lines = [source_line]
     if sentence.targets and targets != "first":
         next_id = 0
