@@ -129,7 +129,8 @@ class ScoredSentence:
 
     ``number`` is 1-based; ``hypothesis`` is the hypothesis line stripped of surrounding
     whitespace (spec §3); ``result`` holds every annotator's edits and counts, ``choice`` the
-    greedy choice, ``before`` the corpus totals ``(correct, proposed, gold)`` before it.
+    greedy choice, ``before`` the corpus totals ``(correct, proposed, gold)`` before it;
+    ``gold`` is the gold sentence as the M2 reader gave it.
     """
 
     number: int
@@ -138,6 +139,7 @@ class ScoredSentence:
     result: SentenceResult
     choice: SentenceChoice
     before: tuple[int, int, int]
+    gold: Sentence
 
 
 # ------------------------------------------------------------------ reading the hypothesis
@@ -249,7 +251,7 @@ class Scoring:
             raise GecFormatError(f"the scorer cannot handle this sentence: {exc}",
                                  self.hypothesis, number) from None
         return ScoredSentence(number, sentence.source, strip_hypothesis(line), result, choice,
-                              before)
+                              before, sentence)
 
     def _mismatch(self, lines: int, sentences: int) -> None:
         raise GecFormatError(f"{_plural(lines, 'hypothesis line')} for "

@@ -1,0 +1,233 @@
+"""``maxmatch``: a drop-in for the NUS ``m2scorer`` command (spec §1, §9).
+
+    maxmatch [OPTIONS] SYSTEM GOLD
+
+Same options, same parsing (POSIX ``getopt``: options before the file names, ``--opt=value``
+or ``--opt value``, unambiguous prefixes of long options), same three output lines, same
+``-v`` trace as far as it can be reproduced.  Differences from the reference, all on inputs
+where it fails or prints something it cannot mean:
+
+* malformed input stops with ``maxmatch: FILE:LINE: message`` and exit status 1 (2 for an
+  unreadable file) instead of a traceback; a CRLF gold file is scored like the LF file;
+* an unknown or ambiguous option prints the usage with the reason (exit status 1, like the
+  reference's uncaught exception, but without a traceback);
+* ``--very_verbose`` prints the ``-v`` trace only (the matrix and lattice dumps of §9.3 are
+  not reproduced);
+* in the ``-v`` trace, ``SOURCE`` is the source tokens joined by single spaces (the reference
+  keeps the S line's internal spacing), and a gold correction is printed ``''`` when the edit
+  spells its deletion ``-NONE-`` and ``u''`` when the field is empty; an edit that mixes both
+  spellings among its alternatives prints them all the same way.
+"""
+
+from __future__ import annotations
+
+import getopt
+import sys
+import tempfile
+from collections.abc import Sequence
+from typing import IO
+
+from maxmatch import AnnotatorResult, f_counts, shrink_edit
+
+from gecformats.errors import GecFormatError
+from gecformats.formats.m2 import DELETION_META
+from gecformats.score import ScoredSentence, ScoreResult, Scoring, format_m2scorer
+
+USAGE = """\
+Usage: maxmatch [OPTIONS] proposed_sentences gold_source
+where
+  proposed_sentences   -   system output, sentence per line
+  gold_source          -   source sentences with gold token edits
+OPTIONS
+  -v    --verbose                   -  print verbose output
+        --very_verbose              -  same as --verbose (no lattice dumps)
+        --max_unchanged_words N     -  Maximum unchanged words when extracting edits. Default 2.
+        --beta B                    -  Beta value for F-measure. Default 0.5.
+        --ignore_whitespace_casing  -  Ignore edits that only affect whitespace and casing. Default no.
+"""
+
+LONG_OPTIONS = ["verbose", "very_verbose", "max_unchanged_words=", "beta=",
+                "ignore_whitespace_casing"]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``maxmatch`` console script; exits with the status."""
+    sys.exit(run(sys.argv[1:] if argv is None else list(argv), sys.stdout, sys.stderr))
+
+
+def run(args: list[str], out: IO[str], err: IO[str]) -> int:
+    """Parse ``args`` like the reference, score, print to ``out``; return the exit status.
+
+    255: wrong number of file names (usage on ``err``); 1: bad option or malformed input;
+    2: a file cannot be read; 0: scored.
+    """
+    try:
+        opts, files = getopt.getopt(args, "v", LONG_OPTIONS)
+        options = _options(opts)
+    except (getopt.GetoptError, ValueError) as exc:
+        err.write(f"maxmatch: {exc}\n{USAGE}")
+        return 1
+    if len(files) != 2:
+        err.write(USAGE)
+        return 255
+    verbose = options.pop("verbose")
+    scoring = Scoring(files[0], files[1], **options)  # type: ignore[arg-type]
+    try:
+        # the trace waits until both files are known to have the same number of sentences
+        with tempfile.SpooledTemporaryFile(8 << 20, "w+", encoding="utf-8") as trace:
+            for scored in scoring:
+                if verbose:
+                    trace.write(sentence_trace(scored, scoring.beta))
+            result = scoring.result()
+            trace.seek(0)
+            for chunk in iter(lambda: trace.read(1 << 16), ""):
+                out.write(chunk)
+    except GecFormatError as exc:
+        err.write(f"maxmatch: {exc}\n")
+        return 1
+    except OSError as exc:
+        name = exc.filename if exc.filename is not None else ""
+        err.write(f"maxmatch: {name}: {exc.strerror or exc}\n")
+        return 2
+    if verbose:
+        out.write(final_trace(result))
+    out.write(format_m2scorer(result) + "\n")
+    return 0
+
+
+def _options(opts: list[tuple[str, str]]) -> dict[str, object]:
+    """The reference's option values: ``int()`` and ``float()`` parses (§1)."""
+    options: dict[str, object] = {"verbose": False, "beta": 0.5, "max_unchanged_words": 2,
+                                  "ignore_whitespace_casing": False}
+    for name, value in opts:
+        if name in ("-v", "--verbose", "--very_verbose"):
+            options["verbose"] = True
+        elif name == "--max_unchanged_words":
+            options["max_unchanged_words"] = int(value)
+        elif name == "--beta":
+            options["beta"] = float(value)
+        elif name == "--ignore_whitespace_casing":
+            options["ignore_whitespace_casing"] = True
+    return options
+
+
+# ------------------------------------------------------------------ the -v trace (§9.2)
+
+
+def sentence_trace(scored: ScoredSentence, beta: float) -> str:
+    """The reference's ``-v`` lines of one sentence: one block per annotator, then the
+    ``>> Chosen Annotator`` line and an empty line."""
+    c0, p0, g0 = scored.before
+    lines: list[str] = []
+    for ann in scored.result.annotators:
+        c, p, g = c0 + ann.correct, p0 + ann.proposed, g0 + ann.gold
+        golds = _gold_reprs(scored, ann)
+        lines.append(f">> Annotator: {ann.annotator}")
+        lines.extend(_marker_lines(ann))
+        lines += [
+            f"SOURCE        : {' '.join(scored.source)}",
+            f"HYPOTHESIS    : {scored.hypothesis}",
+            f"EDIT SEQ      : {_py2_list(_edit_repr(shrink_edit(e)) for e in ann.edits)}",
+            f"GOLD EDITS    : {_py2_list(golds)}",
+            f"CORRECT EDITS : {_py2_list(_edit_repr(e) for e in ann.matched)}",
+            f"# correct     : {c}",
+            f"# proposed    : {p}",
+            f"# gold        : {g}",
+            f"precision     : {py2_float(c / p if p else 1.0)}",
+            f"recall        : {py2_float(c / g if g else 1.0)}",
+            f"f_{beta:.1f}         : {py2_float(f_counts(c, p, g, beta))}",
+            "-" * 43,
+        ]
+    lines += [f">> Chosen Annotator for line {scored.number} : {scored.choice.annotator}", ""]
+    return "\n".join(lines) + "\n"
+
+
+def final_trace(result: ScoreResult) -> str:
+    """The ``-v`` block printed before the three result lines."""
+    return (f"CORRECT EDITS  : {result.correct}\nPROPOSED EDITS : {result.proposed}\n"
+            f"GOLD EDITS     : {result.gold}\nP = {py2_float(result.precision)}\n"
+            f"R = {py2_float(result.recall)}\nF_{result.beta:.1f} = {py2_float(result.f)}\n")
+
+
+def _marker_lines(ann: AnnotatorResult) -> list[str]:
+    """``!``, ``&`` and ``*`` lines of credited deletions and insertions next to another
+    edit, one per credit, as the reference's matching loop prints them (§9.2)."""
+    lines = []
+    for e in ann.matched:
+        nxt = [shrink_edit(x) for x in ann.edits if e[1] == x[0]]
+        prev = [shrink_edit(x) for x in ann.edits if e[0] == x[1]]
+        if e[0] != e[1]:
+            keep = [x for x in nxt + prev if x[0] == x[1]]
+        else:
+            keep = [x for x in nxt + prev if x[0] < x[1] and x[3] == ""]
+        if not keep:
+            continue
+        adjacent = any(x[0] == g[0] and x[1] == g[1] and x[2] == g[2] and x[3] in g[3]
+                       for x in keep for g in ann.gold_edits)
+        if e[0] < e[1] and not e[3].strip():
+            lines.append(f"{'!' if adjacent else '&'} {_edit_repr(e)}")
+        elif e[0] == e[1]:
+            lines.append(f"{'!' if adjacent else '*'} {_edit_repr(e)}")
+    return lines
+
+
+def _edit_repr(edit: tuple[int, int, str, str]) -> str:
+    # strings from the data are unicode (u'...'); the empty strings the scorer makes are str
+    return f"({edit[0]}, {edit[1]}, {_py2_str(edit[2])}, {_py2_str(edit[3])})"
+
+
+def _gold_reprs(scored: ScoredSentence, ann: AnnotatorResult) -> list[str]:
+    """The annotator's gold list, ``(start, end, original, [corrections])`` each.  A deletion
+    spelled ``-NONE-`` becomes the scorer's own ``''``; an empty field stays ``u''``."""
+    n = len(scored.source)
+    model = [e for e in scored.gold.annotators.get(ann.annotator, ())
+             if 0 <= e.start <= n and 0 <= e.end <= n]  # the scorer's range filter (§2.4)
+    reprs = []
+    for i, (start, end, orig, corrections) in enumerate(ann.gold_edits):
+        unicode_empty = i < len(model) and DELETION_META not in model[i].meta
+        corrs = _py2_list(_py2_str(c, unicode_empty) for c in corrections)
+        reprs.append(f"({start}, {end}, {_py2_str(orig)}, {corrs})")
+    return reprs
+
+
+def _py2_list(items) -> str:  # type: ignore[no-untyped-def]
+    return "[" + ", ".join(items) + "]"
+
+
+def _py2_str(text: str, unicode_empty: bool = False) -> str:
+    """Python 2 ``repr`` of a string from the data: ``u'...'``, or ``''`` when empty."""
+    if not text and not unicode_empty:
+        return "''"
+    quote = '"' if "'" in text and '"' not in text else "'"
+    out = []
+    for ch in text:
+        cp = ord(ch)
+        if ch == "\\" or ch == quote:
+            out.append("\\" + ch)
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif cp < 0x20 or 0x7F <= cp <= 0xFF:
+            out.append(f"\\x{cp:02x}")
+        elif cp > 0xFFFF:
+            out.append(f"\\U{cp:08x}")
+        elif cp > 0xFF:
+            out.append(f"\\u{cp:04x}")
+        else:
+            out.append(ch)
+    return f"u{quote}{''.join(out)}{quote}"
+
+
+def py2_float(value: float) -> str:
+    """Python 2's ``str(float)``: ``%.12g``, with ``.0`` added to a bare integer."""
+    text = "%.12g" % value
+    if not any(mark in text for mark in (".", "e", "inf", "nan")):
+        text += ".0"
+    return text
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
