@@ -190,8 +190,10 @@ def choose_annotator(results: Sequence[AnnotatorResult], correct: int, proposed:
     """The reference's greedy cumulative choice (§8) given the totals so far.
 
     Inputs: the sentence's annotator results in visiting order, the running totals, β.
-    Output: the chosen result (ties keep the earlier annotator).  Raises ``ValueError`` on an
-    empty sequence."""
+    Output: the chosen result (ties keep the earlier annotator); when every F is NaN (β = inf)
+    no comparison succeeds and, like the reference, no annotator is chosen: the result is
+    annotator ``-1`` with no edits (counts 0/0/0).  Raises ``ValueError`` on an empty
+    sequence."""
     if not results:
         raise ValueError("a sentence needs at least one annotator")
     sq = beta * beta
@@ -206,7 +208,8 @@ def choose_annotator(results: Sequence[AnnotatorResult], correct: int, proposed:
         if (f_best < f or (f_best == f and c_best < c)
                 or (f_best == f and c_best == c and p_best + sq * g_best > p + sq * g)):
             best, f_best, c_best, p_best, g_best = r, f, c, p, g
-    assert best is not None
+    if best is None:  # every F' is NaN: the reference keeps chosen_ann = -1 and counts 0
+        return AnnotatorResult(-1, (), (), ())
     return best
 
 
