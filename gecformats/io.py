@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import os
 import sys
 import tempfile
@@ -35,49 +36,81 @@ def source_name(source: Source) -> str:
 def numbered_lines(source: Source) -> Iterator[tuple[int, str]]:
     """Yield ``(line_number, line)`` for each line of ``source``, streaming.
 
-    Lines are decoded as strict UTF-8 and lose their line terminator (``\\n`` or ``\\r\\n``);
-    a UTF-8 byte-order mark at the start of the input is dropped.  A path ending in ``.gz``
-    is decompressed.  Line numbers start at 1.
+    Lines lose their line terminator (``\\n`` or ``\\r\\n``); see :func:`text_lines`
+    for decoding.  Line numbers start at 1.
 
     Raises:
-        GecFormatError: a line is not valid UTF-8 (names the file and line).
+        GecFormatError: the input is not valid UTF-8 (names the file and line).
+        OSError: the file cannot be opened.
+    """
+    with text_lines(source) as lines:
+        for number, line in enumerate(lines, 1):
+            yield number, line.rstrip("\r\n")
+
+
+@contextmanager
+def text_lines(source: Source) -> Iterator[Iterator[str]]:
+    """Open ``source`` and give an iterator over its lines (line terminators kept).
+
+    Lines end at ``\\n`` only (a stray ``\\r`` stays in the line); the text is decoded as
+    strict UTF-8 and a byte-order mark at the very start is dropped.  A path ending in
+    ``.gz`` is decompressed; ``-`` is standard input.  The file is closed when the ``with``
+    block ends.  Decoding is done by the C text layer; only when it fails is the input read
+    again to find the offending line.
+
+    Raises:
+        GecFormatError: (within the ``with`` block) the input is not valid UTF-8; names the
+            file and, for a file given by path, the line.
         OSError: the file cannot be opened.
     """
     name = source_name(source)
+    close = True
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if path == "-":
-            yield from _binary_lines(sys.stdin.buffer, name)
-            return
+            fh: IO[str] = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", newline="\n")
+            close = False
+        elif path.endswith(".gz"):
+            fh = gzip.open(path, "rt", encoding="utf-8-sig", newline="\n")
+        else:
+            fh = open(path, encoding="utf-8-sig", newline="\n")
+        lines: Iterator[str] = iter(fh)
+    elif isinstance(source, io.TextIOBase) or _is_text(source):
+        fh, close = source, False  # type: ignore[assignment]
+        lines = iter(fh)
+        first = next(lines, None)
+        if first is not None:
+            lines = itertools.chain((first[1:] if first.startswith("\ufeff") else first,), lines)
+    else:
+        fh = io.TextIOWrapper(source, encoding="utf-8-sig", newline="\n")  # type: ignore[arg-type]
+        lines, close = iter(fh), False
+    try:
+        yield lines
+    except UnicodeDecodeError as exc:
+        raise _decode_error(source, name, exc) from None
+    finally:
+        if close:
+            fh.close()
+
+
+def _decode_error(source: Source, name: str, exc: UnicodeDecodeError) -> GecFormatError:
+    if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
+        path = os.fspath(source)
         opener = gzip.open if path.endswith(".gz") else open
         with opener(path, "rb") as fh:  # type: ignore[operator]
-            yield from _binary_lines(fh, name)
-        return
-    if isinstance(source, io.TextIOBase) or _is_text(source):
-        for number, line in enumerate(source, 1):  # type: ignore[arg-type]
-            if number == 1 and line.startswith("\ufeff"):
-                line = line[1:]
-            yield number, line.rstrip("\r\n")
-        return
-    yield from _binary_lines(source, name)  # type: ignore[arg-type]
+            for number, raw in enumerate(fh, 1):
+                try:
+                    raw.decode("utf-8")
+                except UnicodeDecodeError as bad:
+                    return GecFormatError(
+                        f"not valid UTF-8 (byte {bad.start + 1} of the line)", name, number
+                    )
+    return GecFormatError(f"not valid UTF-8 ({exc.reason})", name)
 
 
 def _is_text(fh: object) -> bool:
     mode = getattr(fh, "mode", "")
     return isinstance(mode, str) and "b" not in mode and hasattr(fh, "encoding")
-
-
-def _binary_lines(fh: IO[bytes], name: str) -> Iterator[tuple[int, str]]:
-    for number, raw in enumerate(fh, 1):
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise GecFormatError(
-                f"not valid UTF-8 (byte {exc.start + 1} of the line)", name, number
-            ) from None
-        if number == 1 and line.startswith("\ufeff"):
-            line = line[1:]
-        yield number, line.rstrip("\r\n")
 
 
 @contextmanager

@@ -74,6 +74,47 @@ class Edit:
         return tuple(source[self.start:self.end])
 
 
+def _edit_maker():  # type: ignore[no-untyped-def]
+    new = object.__new__
+    slot = Edit.__dict__
+    set_start, set_end = slot["start"].__set__, slot["end"].__set__
+    set_corr, set_type = slot["corrections"].__set__, slot["type"].__set__
+    set_req, set_comment = slot["required"].__set__, slot["comment"].__set__
+    set_ann, set_meta = slot["annotator"].__set__, slot["meta"].__set__
+
+    def make_edit(
+        start: int,
+        end: int,
+        corrections: tuple[Tokens, ...],
+        type: str,
+        required: bool,
+        comment: str,
+        annotator: int,
+        meta: tuple[tuple[str, str], ...] = (),
+    ) -> Edit:
+        """``Edit(...)`` with every field given positionally, about twice as fast.
+
+        For readers' inner loops: it fills the slots directly instead of going through the
+        frozen dataclass's ``object.__setattr__`` calls.  The result is an ordinary
+        :class:`Edit`.
+        """
+        edit = new(Edit)
+        set_start(edit, start)
+        set_end(edit, end)
+        set_corr(edit, corrections)
+        set_type(edit, type)
+        set_req(edit, required)
+        set_comment(edit, comment)
+        set_ann(edit, annotator)
+        set_meta(edit, meta)
+        return edit
+
+    return make_edit
+
+
+make_edit = _edit_maker()
+
+
 @dataclass(frozen=True, slots=True)
 class Target:
     """One alignment of one reference in a ChERRANT M2 block (a ``T<r>-A<k>`` line).

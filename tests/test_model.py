@@ -81,3 +81,14 @@ def test_sentence_helpers() -> None:
 def test_target_holds_one_alignment() -> None:
     t = Target("a b", 1, (edit(0, 1, "a"),))
     assert t.alignment == 1 and t.edits[0].correction == ("a",)
+
+
+def test_make_edit_equals_the_dataclass_constructor() -> None:
+    from gecformats.model import make_edit
+
+    args = (1, 2, (("x",), ()), "R", False, "c", 3, (("k", "v"),))
+    fast, slow = make_edit(*args), Edit(*args)
+    assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
+    assert type(fast) is Edit and fast.meta == slow.meta
+    with pytest.raises(AttributeError):
+        fast.type = "S"  # type: ignore[misc]

@@ -49,8 +49,8 @@ from typing import IO, Literal
 from maxmatch import split_hypothesis
 
 from gecformats.errors import GecFormatError
-from gecformats.io import Source, atomic_output, numbered_lines, source_name
-from gecformats.model import Edit, Sentence, Target
+from gecformats.io import Source, atomic_output, source_name, text_lines
+from gecformats.model import Edit, Sentence, Target, make_edit
 from gecformats.report import Report
 
 NAME = "m2"
@@ -109,42 +109,49 @@ def _blocks(
     source: Source, problems: list[tuple[int, GecFormatError]] | None
 ) -> Iterator[tuple[int, int, Sentence, dict[int, list[int]]]]:
     name = source_name(source)
-    block: list[tuple[int, str]] = []
+    block: list[str] = []
+    first_line = 0
     number = 0
-    for lineno, line in numbered_lines(source):
-        line = line.rstrip(" \t")
-        if line:
-            block.append((lineno, line))
-        elif block:
+    with text_lines(source) as lines:
+        for lineno, line in enumerate(lines, 1):
+            line = line.rstrip("\r\n \t")
+            if line:
+                if not block:
+                    first_line = lineno
+                block.append(line)
+            elif block:
+                number += 1
+                parsed = _parse_block(block, first_line, name, number, problems)
+                if parsed is not None:
+                    yield number, first_line, parsed[0], parsed[1]
+                block = []
+        if block:
             number += 1
-            parsed = _parse_block(block, name, number, problems)
+            parsed = _parse_block(block, first_line, name, number, problems)
             if parsed is not None:
-                yield number, block[0][0], parsed[0], parsed[1]
-            block = []
-    if block:
-        number += 1
-        parsed = _parse_block(block, name, number, problems)
-        if parsed is not None:
-            yield number, block[0][0], parsed[0], parsed[1]
+                yield number, first_line, parsed[0], parsed[1]
 
 
 def _parse_block(
-    block: list[tuple[int, str]],
+    block: list[str],
+    first_line: int,
     name: str,
     number: int,
     problems: list[tuple[int, GecFormatError]] | None,
 ) -> tuple[Sentence, dict[int, list[int]]] | None:
+    """Parse one block; its lines are consecutive, from line number ``first_line``."""
+
     def problem(lineno: int, message: str, kind: str = "syntax") -> None:
         error = GecFormatError(message, name, lineno, kind)
         if problems is None:
             raise error
         problems.append((number, error))
 
-    first_lineno, first = block[0]
+    first = block[0]
     if first == "S" or first[:2] == "S ":
         source = _tokens(first[2:])
     else:
-        problem(first_lineno, f"sentence {number} does not start with an 'S' line: {first[:40]!r}")
+        problem(first_line, f"sentence {number} does not start with an 'S' line: {first[:40]!r}")
         return None
 
     annotators: dict[int, list[Edit]] = {}
@@ -152,8 +159,9 @@ def _parse_block(
     targets: dict[int, list[tuple[str, int | None, list[Edit]]]] = {}
     target: tuple[int, list[Edit]] | None = None  # the current T line's reference and edits
     noop_lines: dict[int, int] = {}
-    for i in range(1, len(block)):
-        lineno, line = block[i]
+    lineno = first_line
+    for line in block[1:] if len(block) > 1 else ():
+        lineno += 1
         if line[:2] == "A ":
             try:
                 parsed = _parse_a(line[2:])
@@ -291,7 +299,7 @@ def _parse_a(body: str) -> Edit | int:
                 piece = piece.strip()
                 alternatives.append(tuple(piece.split(" ")) if piece else ())
         corrections = tuple(alternatives)
-    return Edit(start, end, corrections, etype, required, fields[4], annotator, meta)
+    return make_edit(start, end, corrections, etype, required, fields[4], annotator, meta)
 
 
 # ---------------------------------------------------------------------------- writing
