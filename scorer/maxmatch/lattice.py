@@ -95,78 +95,55 @@ class Lattice:
         return self.info[key] >> SHIFT
 
 
-def _banded_matrices(source: Sequence[str], hyp: Sequence[str]
-                     ) -> tuple[list[list[int]], list[list[int]]]:
-    """Both Levenshtein matrices (substitution cost 1 and 2), exact on every cell of a
-    minimum-cost path (§5.1), computed in one pass over a shared band.
+def _banded_matrix(source: Sequence[str], hyp: Sequence[str], sub_cost: int) -> list[list[int]]:
+    """The Levenshtein matrix, exact on every cell of a minimum-cost path (§5.1).
 
     Exact shortcut: a cell ``(i, j)`` on a minimum-cost path of total ``T`` satisfies
     ``|i-j| + |(n-m)-(i-j)| <= T`` (every step that changes ``i-j`` costs at least 1), so only
     the diagonals ``i-j`` in ``[min(0, n-m) - x, max(0, n-m) + x]`` with ``2x >= T - |n-m|``
     are computed; the other cells hold a value larger than any path cost, so they never
-    attain a minimum.  Inside the band a cell off every minimum-cost path may hold a value
-    above its true one (paths are restricted to the band) but never below, so it never
-    attains a minimum either.  The cost-2 total bounds the cost-1 total, so one band serves
-    both.  ``x`` starts small and is widened once if the banded cost-2 total shows it was too
-    small (the banded total is an upper bound of ``T``)."""
+    attain a minimum.  ``x`` starts small and is widened once if the banded total shows it
+    was too small (the banded total is an upper bound of ``T``)."""
     n, m = len(source), len(hyp)
     width = m + 1
     delta = n - m
-    big = 2 * (n + m) + 3
+    big = n + m + 3
     x = 2
     while True:
         lo, hi = min(0, delta) - x, max(0, delta) + x
         first = [big] * width
         for j in range(min(m, -lo) + 1):
             first[j] = j
-        rows1, rows2 = [first], [first.copy()]
-        prev1, prev2 = first, rows2[0]
+        rows = [first]
+        prev = first
         for i in range(1, n + 1):
             s = source[i - 1]
-            cur1 = [big] * width
-            cur2 = [big] * width
+            cur = [big] * width
             jlo, jhi = i - hi, min(m, i - lo)
             if jlo <= 0:
-                cur1[0] = cur2[0] = i
+                cur[0] = i
                 jlo = 1
-            if jlo <= jhi:
-                left1 = cur1[jlo - 1]
-                left2 = cur2[jlo - 1]
-                seg1: list[int] = []
-                seg2: list[int] = []
-                app1, app2 = seg1.append, seg2.append
-                for h, d1, u1, d2, u2 in zip(hyp[jlo - 1:jhi], prev1[jlo - 1:jhi],
-                                             prev1[jlo:jhi + 1], prev2[jlo - 1:jhi],
-                                             prev2[jlo:jhi + 1]):
-                    if h != s:
-                        d1 += 1
-                        d2 += 2
-                    u1 += 1
-                    if u1 < d1:
-                        d1 = u1
-                    left1 += 1
-                    if left1 > d1:
-                        left1 = d1
-                    app1(left1)
-                    u2 += 1
-                    if u2 < d2:
-                        d2 = u2
-                    left2 += 1
-                    if left2 > d2:
-                        left2 = d2
-                    app2(left2)
-                cur1[jlo:jhi + 1] = seg1
-                cur2[jlo:jhi + 1] = seg2
-            rows1.append(cur1)
-            rows2.append(cur2)
-            prev1, prev2 = cur1, cur2
-        total = prev2[m]
+            left = cur[jlo - 1]
+            for j in range(jlo, jhi + 1):
+                diag = prev[j - 1]
+                if hyp[j - 1] != s:
+                    diag += sub_cost
+                up = prev[j] + 1
+                if up < diag:
+                    diag = up
+                left += 1
+                if left > diag:
+                    left = diag
+                cur[j] = left
+            rows.append(cur)
+            prev = cur
+        total = prev[m]
         if total - abs(delta) <= 2 * x:
-            return rows1, rows2
+            return rows
         x = (total - abs(delta) + 1) // 2
 
 
-def _graph(source: Sequence[str], hyp: Sequence[str], sub_cost: int, rows: list[list[int]],
+def _graph(source: Sequence[str], hyp: Sequence[str], sub_cost: int,
            edges: list[int], info: dict[int, int]) -> set[int]:
     """Levenshtein matrix with cost scheme ``sub_cost`` and its edit graph (§5.1-5.2).
 
@@ -175,6 +152,7 @@ def _graph(source: Sequence[str], hyp: Sequence[str], sub_cost: int, rows: list[
     n, m = len(source), len(hyp)
     width = m + 1
     nc = (n + 1) * width
+    rows = _banded_matrix(source, hyp, sub_cost)
     # Walk back from (n, m); every reached cell contributes all its optimal back-pointers.
     reached = {n * width + m}
     stack = [(n, m)]
@@ -215,9 +193,8 @@ def base_lattice(source: Sequence[str], hypothesis: Sequence[str]) -> Lattice:
     src, hyp = tuple(source), tuple(hypothesis)
     edges: list[int] = []
     info: dict[int, int] = {}
-    rows1, rows2 = _banded_matrices(src, hyp)
-    v1 = _graph(src, hyp, 1, rows1, edges, info)
-    v2 = _graph(src, hyp, 2, rows2, edges, info)
+    v1 = _graph(src, hyp, 1, edges, info)
+    v2 = _graph(src, hyp, 2, edges, info)
     edges.sort()
     return Lattice(src, hyp, sorted(v1 | v2), edges, list(edges), info)
 
