@@ -39,11 +39,9 @@ def gold_of(relative: str) -> tuple:
 
 
 def hypothesis_lines(path: Path) -> list[list[str]]:
-    data = path.read_bytes()
-    lines = data.split(b"\n")
-    if data.endswith(b"\n"):
-        lines.pop()
-    return [maxmatch.split_hypothesis(line.decode("utf-8")) for line in lines]
+    from gecformats.score import read_hypothesis
+
+    return [maxmatch.split_hypothesis(line) for _, line in read_hypothesis(path)]
 
 
 def score_files(hyp: str, gold: str, **options) -> maxmatch.CorpusResult:

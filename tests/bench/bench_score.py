@@ -34,11 +34,9 @@ def read_gold(path: Path) -> list:
 
 
 def read_hyp(path: Path) -> list[list[str]]:
-    data = path.read_bytes()
-    lines = data.split(b"\n")
-    if data.endswith(b"\n"):
-        lines.pop()
-    return [maxmatch.split_hypothesis(line.decode("utf-8")) for line in lines]
+    from gecformats.score import read_hypothesis
+
+    return [maxmatch.split_hypothesis(line) for _, line in read_hypothesis(path)]
 
 
 def run(gold: list, hyps: list) -> tuple[float, float, int, maxmatch.CorpusResult]:
