@@ -15,6 +15,7 @@ metric:m2|scorer:maxmatch-0.1.0|beta:0.5|max-unchanged:2|ws-case:significant|ann
 from __future__ import annotations
 
 import gzip
+import math
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -115,12 +116,19 @@ class ScoreResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``precision recall f beta correct proposed gold sentences
-        signature`` (the signature as its string)."""
+        signature`` (the signature as its string).  A value that is not finite (``--beta
+        inf`` gives an F of NaN, as the reference does) is the string ``"inf"`` or ``"nan"``,
+        so that the output stays strict JSON."""
         return {
-            "precision": self.precision, "recall": self.recall, "f": self.f, "beta": self.beta,
+            "precision": _json_float(self.precision), "recall": _json_float(self.recall),
+            "f": _json_float(self.f), "beta": _json_float(self.beta),
             "correct": self.correct, "proposed": self.proposed, "gold": self.gold,
             "sentences": self.sentences, "signature": str(self.signature),
         }
+
+
+def _json_float(value: float) -> float | str:
+    return value if math.isfinite(value) else str(value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -273,3 +273,9 @@ def test_maxmatch_edgecases(hyp: str, gold: str, expected: str) -> None:
         assert code == 0 and " ".join(out.split()) == expected
     else:  # a reference crash, or two S lines in one block: a FILE:LINE error here
         assert code == 1 and out == "" and re.match(r"maxmatch: \S+:", err)
+
+
+def test_json_stays_strict_with_beta_inf() -> None:
+    code, out, _ = score(SCORE / "cat.hyp", "--gold", SCORE / "cat.m2", "--beta", "inf", "--format", "json")
+    data = json.loads(out, parse_constant=lambda name: pytest.fail(f"non-JSON constant {name}"))
+    assert code == 0 and data["beta"] == "inf" and data["f"] == "nan"
