@@ -15,7 +15,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO, Union
 
@@ -64,40 +64,54 @@ def text_lines(source: Source) -> Iterator[Iterator[str]]:
         OSError: the file cannot be opened.
     """
     name = source_name(source)
-    close = True
-    if isinstance(source, (str, os.PathLike)):
-        path = os.fspath(source)
-        if path == "-":
-            fh: IO[str] = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", newline="\n")
-            close = False
-        elif path.endswith(".gz"):
-            fh = gzip.open(path, "rt", encoding="utf-8-sig", newline="\n")
-        else:
-            fh = open(path, encoding="utf-8-sig", newline="\n")
-        lines: Iterator[str] = iter(fh)
-    elif isinstance(source, io.TextIOBase) or _is_text(source):
-        fh, close = source, False  # type: ignore[assignment]
-        lines = iter(fh)
+    if isinstance(source, io.TextIOBase) or _is_text(source):
+        lines: Iterator[str] = iter(source)  # type: ignore[arg-type]
         first = next(lines, None)
         if first is not None:
             lines = itertools.chain((first[1:] if first.startswith("\ufeff") else first,), lines)
-    else:
-        fh = io.TextIOWrapper(source, encoding="utf-8-sig", newline="\n")  # type: ignore[arg-type]
-        lines, close = iter(fh), False
+        with _decoding(source, name):
+            yield lines
+        return
+    with ExitStack() as stack:
+        if isinstance(source, (str, os.PathLike)):
+            raw: IO[bytes] = stack.enter_context(open_binary(source))
+        else:
+            raw = source  # type: ignore[assignment]
+        text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="\n")
+        # detach, not close: the binary file is closed by open_binary, or is the caller's
+        stack.callback(text.detach)
+        with _decoding(source, name):
+            yield text
+
+
+@contextmanager
+def _decoding(source: Source, name: str) -> Iterator[None]:
     try:
-        yield lines
+        yield
     except UnicodeDecodeError as exc:
         raise _decode_error(source, name, exc) from None
-    finally:
-        if close:
-            fh.close()
+
+
+@contextmanager
+def open_binary(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
+    """Open ``path`` for reading bytes: ``-`` is standard input (left open afterwards), a
+    name ending in ``.gz`` is decompressed.
+
+    Raises:
+        OSError: the file cannot be opened.
+    """
+    name = os.fspath(path)
+    if name == "-":
+        yield sys.stdin.buffer
+        return
+    opener = gzip.open if name.endswith(".gz") else open
+    with opener(name, "rb") as fh:  # type: ignore[operator]
+        yield fh
 
 
 def _decode_error(source: Source, name: str, exc: UnicodeDecodeError) -> GecFormatError:
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
-        path = os.fspath(source)
-        opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rb") as fh:  # type: ignore[operator]
+        with open_binary(source) as fh:
             for number, raw in enumerate(fh, 1):
                 try:
                     raw.decode("utf-8")

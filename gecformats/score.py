@@ -14,22 +14,19 @@ metric:m2|scorer:maxmatch-0.1.0|beta:0.5|max-unchanged:2|ws-case:significant|ann
 
 from __future__ import annotations
 
-import gzip
 import math
 import os
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
 import maxmatch
-from maxmatch import CorpusScorer, SentenceChoice, SentenceResult, split_hypothesis
-from maxmatch._text import PY27_WHITESPACE
+from maxmatch import PY27_WHITESPACE, CorpusScorer, SentenceChoice, SentenceResult, split_hypothesis
 
 from gecformats import __version__
 from gecformats.errors import GecFormatError
 from gecformats.formats import m2
-from gecformats.io import numbered_lines
+from gecformats.io import numbered_lines, open_binary, source_name
 from gecformats.model import Sentence
 
 GoldEdits = dict[int, list[tuple[int, int, tuple[str, ...]]]]
@@ -167,13 +164,8 @@ def read_hypothesis(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
         GecFormatError: a line is not valid UTF-8 (``FILE:LINE: message``).
         OSError: the file cannot be opened.
     """
-    name = os.fspath(path)
-    if name == "-":
-        yield from _decoded(sys.stdin.buffer, "<stdin>")
-        return
-    opener = gzip.open if name.endswith(".gz") else open
-    with opener(name, "rb") as fh:  # type: ignore[operator]
-        yield from _decoded(fh, name)
+    with open_binary(path) as fh:
+        yield from _decoded(fh, source_name(path))
 
 
 def _decoded(fh: IO[bytes], name: str) -> Iterator[tuple[int, str]]:
@@ -332,9 +324,8 @@ def count_lines(path: str | os.PathLike[str]) -> int | None:
     name = os.fspath(path)
     if name == "-":
         return None
-    opener = gzip.open if name.endswith(".gz") else open
     try:
-        with opener(name, "rb") as fh:  # type: ignore[operator]
+        with open_binary(name) as fh:
             count, last = 0, b"\n"
             for block in iter(lambda: fh.read(1 << 20), b""):
                 count += block.count(b"\n")

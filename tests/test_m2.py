@@ -391,3 +391,12 @@ def test_writer_round_trips_or_refuses(
     except GecFormatError:
         again = None
     assert again == [sentence], text
+
+
+def test_reading_leaves_the_callers_binary_stream_open() -> None:
+    import gc
+
+    stream = io.BytesIO(CLEAN.encode("utf-8"))
+    assert list(m2.read(stream)) == m2.parse(CLEAN)
+    gc.collect()  # a text wrapper that was closed or collected must not close the stream
+    assert not stream.closed

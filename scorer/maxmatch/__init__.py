@@ -10,7 +10,7 @@ annotator choice and counts, same precision, recall and F.  Public API:
 
 from __future__ import annotations
 
-from ._text import equals_ignore_whitespace_casing, py27_lower, split_hypothesis
+from ._text import PY27_WHITESPACE, equals_ignore_whitespace_casing, py27_lower, split_hypothesis
 from .corpus import (AnnotatorResult, CorpusResult, CorpusScorer, GoldEdit, SentenceChoice,
                      SentenceResult, choose_annotator, f_counts, iter_choices, normalise_gold,
                      precision_recall_f, score_corpus, score_sentence)
@@ -20,7 +20,7 @@ from .match import match_edits, shrink_edit
 __version__ = "0.1.0"
 
 __all__ = [
-    "AnnotatorResult", "CorpusResult", "CorpusScorer", "GoldEdit", "Lattice", "LatticeError",
+    "PY27_WHITESPACE", "AnnotatorResult", "CorpusResult", "CorpusScorer", "GoldEdit", "Lattice", "LatticeError",
     "SentenceChoice", "SentenceResult", "build_lattice", "choose_annotator",
     "equals_ignore_whitespace_casing", "f_counts", "iter_choices", "match_edits",
     "normalise_gold", "precision_recall_f", "py27_lower", "score_corpus", "score_sentence",
