@@ -210,3 +210,53 @@ def apply_edits(source: Sequence[str], edits: Iterable[Edit], alternative: int =
 
 def _span(edit: Edit) -> tuple[int, int]:
     return (edit.start, edit.end)
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A raw text with character-offset edits: the model of HOO 2011 and HOO 2012 data.
+
+    A :class:`Sentence` counts in tokens; a document counts in **characters** (code points)
+    of :attr:`text`, 0-based, end exclusive.  The two units are never mixed: converting one
+    into the other is the job of :mod:`gecformats.retokenize`, which reports every edit it
+    cannot carry over exactly.
+
+    The edits are ordinary :class:`Edit` objects whose offsets are character offsets and
+    whose corrections are tuples of strings to be concatenated: a reader gives
+    ``("the ",)`` for a replacement or insertion and ``()`` for a deletion.  An edit with no
+    corrections at all (``corrections == ()``) is *detection only*: it marks a problem
+    without saying how to fix it.  An optional edit (HOO's null correction) has
+    ``required=False``.
+
+    Attributes:
+        text: the source text.
+        edits: the edits, in file order.
+        id: the document id (``"1005"``), if the format has one.
+        breaks: character offsets where a paragraph starts that the text itself does not
+            show (HOO 2012 joins its paragraphs with nothing in between); sentences never
+            cross them.
+        meta: other document-level information from the format (read-only).
+
+    >>> d = Document("Thanks for you letter.", (Edit(11, 14, (("your",),), "RD"),))
+    >>> d.corrected()
+    'Thanks for your letter.'
+    """
+
+    text: str
+    edits: tuple[Edit, ...] = ()
+    id: str | None = None
+    breaks: tuple[int, ...] = ()
+    meta: Mapping[str, str] = field(default_factory=dict)
+
+    def corrected(self, alternative: int = 0) -> str:
+        """The text with every edit applied (detection-only edits leave the text alone).
+
+        Raises:
+            ValueError: edits overlap or fall outside the text.
+        """
+        edits = [e for e in self.edits if e.corrections]
+        return "".join(apply_edits(self.text, edits, alternative))
+
+    def replace(self, **changes: object) -> Document:
+        """Return a copy with the given fields replaced (``dataclasses.replace``)."""
+        return replace(self, **changes)  # type: ignore[arg-type]

@@ -1,0 +1,387 @@
+"""Tokenizers and sentence splitters that give the exact character span of every token.
+
+Every tokenizer has a ``name``, a ``version`` string (recorded in signatures and conversion
+reports) and ``tokenize(text) -> list[Token]``; a :class:`Token` is the token's text plus its
+``[start, end)`` span in ``text``.  A sentence splitter has the same shape: its tokens are
+sentences.  Get one by name with :func:`get_tokenizer` / :func:`get_splitter`.
+
+Tokenizers (:data:`TOKENIZERS`):
+
+``en``
+    Penn-Treebank-style English words: nltk's ``NLTKWordTokenizer`` (the word tokenizer
+    behind ``nltk.word_tokenize``), which needs no downloaded data.  The text treats its
+    input as **one sentence** (only a final period is split off); split sentences first.
+    The token text is always the **surface text** of the span: nltk turns ``"`` into
+    ````` or ``''`` and the token keeps ``"``, as the CoNLL-2014 M2 files do.  So tokens
+    are exact substrings of the input and can be found again in it.
+``zh``
+    jieba words (``jieba.tokenize``, HMM on).  Its dictionary cache is written under the
+    user cache directory (``$XDG_CACHE_HOME/gecformats`` or ``~/.cache/gecformats``), not
+    the system temporary directory.
+``char``
+    One token per character.
+``space``
+    Pre-tokenized text: maximal runs of non-space characters.
+
+No tokenizer ever makes a token of whitespace or of U+FEFF (zero width no-break space):
+those characters separate tokens (``zh``, ``char``, ``space``) or are trimmed.
+
+Sentence splitters (:data:`SPLITTERS`):
+
+``punkt``
+    Every line break ends a sentence (HOO, NUCLE and most corpora keep one paragraph or
+    list item per line); within a line nltk's Punkt algorithm splits sentences with the
+    parameters of :data:`PUNKT_ABBREVIATIONS`, a fixed list of English and academic
+    abbreviations written for gecformats.  Nothing is trained at run time and nothing is
+    downloaded, so the result depends only on the input, the nltk version and this list
+    (both are in the splitter's ``version``).
+``lines``
+    Pre-split input: every non-blank line is one sentence.
+
+>>> [t.text for t in get_tokenizer("en").tokenize('He said "no (really)".')]
+['He', 'said', '"', 'no', '(', 'really', ')', '"', '.']
+>>> get_tokenizer("en").tokenize("Hi there")[1]
+Token(text='there', start=3, end=8)
+>>> [s.text for s in get_splitter("punkt").tokenize("See e.g. Smith et al. in 2010. It works.")]
+['See e.g. Smith et al. in 2010.', 'It works.']
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import os
+import re
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Protocol
+
+IGNORABLE = re.compile(r"[\s\ufeff]+")
+"""Characters that never become (part of the edge of) a token: whitespace and U+FEFF."""
+
+_TOKEN_RUN = re.compile(r"[^\s\ufeff]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A token (or a sentence) and its exact span ``text[start:end]`` in the input."""
+
+    text: str
+    start: int
+    end: int
+
+
+class Tokenizer(Protocol):
+    """What every tokenizer and sentence splitter provides."""
+
+    name: str
+    version: str
+
+    def tokenize(self, text: str) -> list[Token]:
+        """The tokens of ``text`` in order, each with its span; spans never overlap."""
+        ...
+
+
+class SpaceTokenizer:
+    """Pre-tokenized text: tokens are the runs of characters between whitespace."""
+
+    name = "space"
+    version = "1"
+
+    def tokenize(self, text: str) -> list[Token]:
+        """Split ``text`` on whitespace (and U+FEFF)."""
+        return [Token(m.group(), m.start(), m.end()) for m in _TOKEN_RUN.finditer(text)]
+
+
+class CharTokenizer:
+    """One token per character; whitespace and U+FEFF are dropped."""
+
+    name = "char"
+    version = "1"
+
+    def tokenize(self, text: str) -> list[Token]:
+        """Every non-space character of ``text`` as a token."""
+        return [
+            Token(ch, i, i + 1)
+            for i, ch in enumerate(text)
+            if not ch.isspace() and ch != "\ufeff"
+        ]
+
+
+_QUOTES = {"``": ('"', "``", "''"), "''": ('"', "''", "``")}
+"""nltk's rewritten quote tokens and the surface strings they may stand for."""
+
+
+class EnglishTokenizer:
+    """Penn-Treebank-style English words through nltk, with exact spans (no data needed)."""
+
+    name = "en"
+
+    def __init__(self) -> None:
+        import nltk
+        from nltk.tokenize.destructive import NLTKWordTokenizer
+
+        self.version = f"nltk-{nltk.__version__}"
+        self._words = NLTKWordTokenizer().tokenize
+
+    def tokenize(self, text: str) -> list[Token]:
+        """Tokenize ``text`` as one sentence; token texts are the surface strings.
+
+        Raises:
+            RuntimeError: nltk produced a token that cannot be found in the text (a bug to
+                report: every rewrite nltk makes should be known here).
+        """
+        out: list[Token] = []
+        pos = 0
+        n = len(text)
+        for word in self._words(text):
+            while pos < n and (text[pos].isspace() or text[pos] == "\ufeff"):
+                pos += 1
+            if text.startswith(word, pos):
+                end = pos + len(word)
+            else:
+                end = _rewritten(text, pos, word)
+            if end <= pos:
+                raise RuntimeError(f"cannot find token {word!r} at offset {pos} of {text!r}")
+            out.append(Token(text[pos:end], pos, end))
+            pos = end
+        return out
+
+
+def _rewritten(text: str, pos: int, word: str) -> int:
+    """End of the surface string of an nltk-rewritten token at ``pos`` (``pos`` if none)."""
+    for surface in _QUOTES.get(word, ()):
+        if text.startswith(surface, pos):
+            return pos + len(surface)
+    return pos
+
+
+def user_cache_dir() -> Path:
+    """gecformats' cache directory under the user's cache directory (created on demand).
+
+    ``$XDG_CACHE_HOME/gecformats`` or ``~/.cache/gecformats`` on POSIX systems,
+    ``%LOCALAPPDATA%/gecformats/cache`` on Windows, ``~/Library/Caches/gecformats`` on
+    macOS.
+    """
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+        path = base / "gecformats" / "cache"
+    elif sys.platform == "darwin":
+        path = Path.home() / "Library" / "Caches" / "gecformats"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        path = base / "gecformats"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class ChineseTokenizer:
+    """jieba words with character spans; spaces, U+3000 and U+FEFF never become tokens."""
+
+    name = "zh"
+
+    def __init__(self) -> None:
+        import logging
+
+        import jieba
+
+        jieba.setLogLevel(logging.WARNING)
+        self.version = f"jieba-{jieba.__version__}"
+        self._jieba = jieba.Tokenizer()
+        self._jieba.tmp_dir = str(user_cache_dir())
+
+    def tokenize(self, text: str) -> list[Token]:
+        """Segment ``text`` into words (HMM on), trimming ignorable characters from them."""
+        out: list[Token] = []
+        for word, start, end in self._jieba.tokenize(text):
+            m = _TOKEN_RUN.search(word)
+            if m is None:
+                continue
+            # jieba keeps a run of non-Han symbols in one piece only when it has no
+            # whitespace, so a word never holds an ignorable character inside.
+            stripped = word.strip(" \t\n\r\f\v\u3000\ufeff\u00a0")
+            lead = word.index(stripped) if stripped else 0
+            out.append(Token(stripped, start + lead, start + lead + len(stripped)))
+        return out
+
+
+PUNKT_ABBREVIATIONS = frozenset("""
+a.k.a al approx apr art aug ave b.a b.sc bros c ca cap cf ch chap co col conf corp cp d.c dec
+def dept diss dr e.g ed eds eng eq eqn eqs esp est et etc ex feb fig figs fn gen gov govt hon
+i.e ibid inc incl intl jan jr jul jun lit lt ltd m.a m.sc mar max min misc mr mrs ms mt n.b
+no nos nov oct op p.m a.m pp ph.d phd pl pres prof ps pt ref refs rep resp rev sec secs sect
+sep sept sgt so-called sr st supp tab tbl tel trans u.k u.s u.s.a univ viz vol vols vs w.r.t
+""".split())
+"""The abbreviations (lower case, no final period) the ``punkt`` splitter never ends a
+sentence after, such as ``e.g``, ``i.e``, ``al``, ``fig``, ``eq`` and ``cf``."""
+
+
+class PunktSplitter:
+    """Sentences: line breaks, then nltk Punkt with a fixed abbreviation list."""
+
+    name = "punkt"
+
+    def __init__(self) -> None:
+        import nltk
+        from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+
+        params = PunktParameters()
+        params.abbrev_types = set(PUNKT_ABBREVIATIONS)
+        digest = hashlib.sha1(" ".join(sorted(PUNKT_ABBREVIATIONS)).encode()).hexdigest()[:8]
+        self.version = f"nltk-{nltk.__version__}+abbrev-{digest}"
+        self._punkt = PunktSentenceTokenizer(params)
+
+    def tokenize(self, text: str) -> list[Token]:
+        """The sentences of ``text``, trimmed of surrounding whitespace."""
+        out: list[Token] = []
+        for line in _lines(text):
+            for start, end in self._punkt.span_tokenize(line.text):
+                piece = line.text[start:end]
+                m = _TOKEN_RUN.search(piece)
+                if m is None:
+                    continue
+                first = start + m.start()
+                last = start + len(piece.rstrip(" \t\n\r\f\v\ufeff\u3000\u00a0"))
+                out.append(Token(line.text[first:last], line.start + first, line.start + last))
+        return out
+
+
+class LineSplitter:
+    """Pre-split input: each non-blank line is one sentence."""
+
+    name = "lines"
+    version = "1"
+
+    def tokenize(self, text: str) -> list[Token]:
+        """Every non-blank line of ``text``, trimmed of surrounding whitespace."""
+        return _lines(text)
+
+
+def _lines(text: str) -> list[Token]:
+    out = []
+    for m in re.finditer(r"[^\n\r]+", text):
+        line = m.group()
+        inner = _TOKEN_RUN.search(line)
+        if inner is None:
+            continue
+        tail = len(line.rstrip(" \t\f\v\ufeff\u3000\u00a0\x1c\x1d\x1e\x85\u2028\u2029"))
+        out.append(Token(line[inner.start():tail], m.start() + inner.start(), m.start() + tail))
+    return out
+
+
+TOKENIZERS = {"en": EnglishTokenizer, "zh": ChineseTokenizer, "char": CharTokenizer,
+              "space": SpaceTokenizer}
+"""Tokenizer name → class."""
+
+SPLITTERS = {"punkt": PunktSplitter, "lines": LineSplitter}
+"""Sentence splitter name → class."""
+
+
+@cache
+def get_tokenizer(name: str) -> Tokenizer:
+    """The (shared) tokenizer called ``name``.
+
+    Raises:
+        ValueError: no such tokenizer (the message lists the known ones).
+    """
+    return _get(TOKENIZERS, name, "tokenizer")
+
+
+@cache
+def get_splitter(name: str) -> Tokenizer:
+    """The (shared) sentence splitter called ``name``.
+
+    Raises:
+        ValueError: no such splitter (the message lists the known ones).
+    """
+    return _get(SPLITTERS, name, "sentence splitter")
+
+
+def _get(table: dict[str, type], name: str, what: str) -> Tokenizer:
+    try:
+        cls = table[name]
+    except KeyError:
+        raise ValueError(f"unknown {what} {name!r} (known: {', '.join(table)})") from None
+    return cls()  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class TokenSpan:
+    """The token range ``[start, end)`` a character range maps to.
+
+    ``widened`` is true when a boundary fell inside a token and the range grew to cover
+    the whole token.
+    """
+
+    start: int
+    end: int
+    widened: bool
+
+
+class OffsetMap:
+    """Character ↔ token offsets for one tokenized text.
+
+    >>> m = OffsetMap(get_tokenizer("space").tokenize("the cat  sat"))
+    >>> m.char_to_token(4, 7)              # "cat"
+    TokenSpan(start=1, end=2, widened=False)
+    >>> m.char_to_token(5, 7)              # "at": inside "cat", widened
+    TokenSpan(start=1, end=2, widened=True)
+    >>> m.char_to_token(7, 9)              # two spaces: snaps to an insertion before "sat"
+    TokenSpan(start=2, end=2, widened=False)
+    >>> m.token_to_char(1, 3)
+    (4, 12)
+    """
+
+    __slots__ = ("tokens", "_starts", "_ends", "_length")
+
+    def __init__(self, tokens: list[Token], length: int | None = None) -> None:
+        """Build the map from tokens in text order (``length``: the text's length)."""
+        self.tokens = tokens
+        self._starts = [t.start for t in tokens]
+        self._ends = [t.end for t in tokens]
+        self._length = length if length is not None else (self._ends[-1] if tokens else 0)
+
+    def char_to_token(self, start: int, end: int) -> TokenSpan:
+        """Map the character range ``[start, end)`` to a token range.
+
+        A boundary inside a token widens the range to that whole token (``widened``); a
+        boundary in whitespace snaps to the nearest token edge inside the range (so a
+        range of whitespace only becomes an insertion point).  ``start == end`` gives an
+        insertion point (or, inside a token, that token).
+
+        Raises:
+            ValueError: ``start > end``.
+        """
+        if start > end:
+            raise ValueError(f"character range {start} {end} has start > end")
+        widened = False
+        # First token that ends after start: start falls inside it or before it.
+        i = bisect.bisect_right(self._ends, start)
+        if i < len(self.tokens) and self._starts[i] < start:
+            widened = True
+        # Tokens that start before end: the last one is inside the range or holds end.
+        j = bisect.bisect_left(self._starts, end)
+        if j > 0 and self._ends[j - 1] > end:
+            widened = True
+        if start == end and not widened:
+            return TokenSpan(i, i, False)
+        if j < i:  # whitespace-only range
+            j = i
+        return TokenSpan(i, j, widened)
+
+    def token_to_char(self, start: int, end: int) -> tuple[int, int]:
+        """The character range of tokens ``[start, end)``; an insertion point maps to the
+        start of token ``start`` (or the end of the last token at the end of the text).
+
+        Raises:
+            IndexError: the token range is outside the text.
+        """
+        n = len(self.tokens)
+        if not 0 <= start <= end <= n:
+            raise IndexError(f"token range {start} {end} is outside 0..{n}")
+        if start == end:
+            pos = self._starts[start] if start < n else (self._ends[-1] if n else 0)
+            return (pos, pos)
+        return (self._starts[start], self._ends[end - 1])
