@@ -1,0 +1,712 @@
+"""Character-offset documents (HOO) ↔ token-offset sentences (M2), with a full report.
+
+:func:`to_sentences` splits a :class:`~gecformats.model.Document` into sentences, tokenizes
+them with a span-exact tokenizer and turns every character-offset edit into a token-offset
+edit.  Each edit is converted by applying it to its sentence's text and tokenizing the
+result; the new tokens are compared with the old ones *anchored at the edit*: tokens that lie
+wholly before the edit's start, or wholly after its end, and did not change, are outside the
+token edit; everything else is inside.  So
+
+* an edit whose boundaries fall on token boundaries becomes exactly those tokens;
+* a boundary inside a token widens the edit to the whole token, and the cut-off piece
+  stays in the correction (``widened``, reason ``inside-token``);
+* a correction that makes an unchanged neighbour tokenize differently ("etc." followed by
+  ")") takes that neighbour into the edit (``widened``, reason ``context``);
+* the annotator's span is kept: an edit "most of" → "most" stays a two-token edit, so that
+  HOO → M2 → HOO gives back the same offsets.  With ``shrink=True`` tokens the original and
+  the correction share at the edit's edges are trimmed off, as the CoNLL preprocessing
+  did (``formats.md`` §7.3, step 7).
+
+Edits that cannot be represented are **dropped and listed**, never lost silently: an edit
+crossing a sentence boundary (``cross-sentence``), a HOO detection-only edit without a
+correction (``detection-only``), and an edit that changes no token (``no-change``, e.g. a
+change of white space only).  The :class:`ConversionReport` counts all of this and checks
+each sentence: applying its M2 edits to its tokens must give the tokens of its HOO-corrected
+text (``consistent_sentences``).
+
+:func:`to_document` goes back: token edits → character edits in a given text (or in a text
+made of the tokens joined by spaces, one sentence per line), re-attaching white space the
+way HOO annotators did (an inserted word takes the space after it, ``"the "``; an inserted
+comma is glued to the word before it; a deleted word takes the space after it).
+
+>>> from gecformats.model import Document, Edit
+>>> doc = Document("Thanks for you letter. It were fine.",
+...                (Edit(11, 14, (("your",),), "RD"), Edit(26, 30, (("was",),), "AGV")))
+>>> report = ConversionReport()
+>>> for s in to_sentences(doc, report=report):
+...     print(s.source, s.annotators[0])
+('Thanks', 'for', 'you', 'letter', '.') (Edit(start=2, end=3, corrections=(('your',),), type='RD', required=True, comment='-NONE-', annotator=0),)
+('It', 'were', 'fine', '.') (Edit(start=1, end=2, corrections=(('was',),), type='AGV', required=True, comment='-NONE-', annotator=0),)
+>>> report.summary()
+'1 documents, 2 sentences, 2 edits: 2 converted (0 widened), 0 dropped; 2/2 sentences consistent'
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import os
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gecformats import __version__
+from gecformats.errors import GecFormatError
+from gecformats.model import Document, Edit, Sentence, apply_edits, make_edit
+from gecformats.tokenize import IGNORABLE, OffsetMap, Token, Tokenizer, get_splitter, get_tokenizer
+
+MAX_CASES = 10_000
+"""How many individual cases of each kind a report lists (counts are always complete)."""
+
+LEFT_ATTACHED = frozenset(",.;:!?)]}%") | {"'s", "n't", "'re", "'ve", "'ll", "'d", "'m", "''",
+                                            "...", "'S", "N'T"}
+"""Tokens written without a space before them when token edits become text."""
+
+RIGHT_ATTACHED = frozenset("([{$") | {"``"}
+"""Tokens written without a space after them."""
+
+JOINED_TOKENIZERS = frozenset({"zh", "char"})
+"""Tokenizers whose tokens are written without spaces between them (Chinese text)."""
+
+
+@dataclass(slots=True)
+class ConversionReport:
+    """What a character → token conversion did, edit by edit.
+
+    Counts (the top level of :meth:`to_dict`): ``documents``, ``sentences``, ``edits`` (in
+    the input), ``converted`` (in the output, widened ones included), ``widened``,
+    ``dropped`` and ``consistent_sentences``.  The lists hold the individual cases with
+    document, character offsets and reason; ``boundary_insertions`` lists insertions that
+    sat exactly between two sentences and says which one they were given to.
+    """
+
+    tokenizer: str = ""
+    splitter: str = ""
+    documents: int = 0
+    sentences: int = 0
+    edits: int = 0
+    converted: int = 0
+    consistent_sentences: int = 0
+    widened_edits: list[dict[str, Any]] = field(default_factory=list)
+    dropped_edits: list[dict[str, Any]] = field(default_factory=list)
+    inconsistent_sentences: list[dict[str, Any]] = field(default_factory=list)
+    boundary_insertions: list[dict[str, Any]] = field(default_factory=list)
+    repaired_edits: list[dict[str, Any]] = field(default_factory=list)
+    counts: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def widened(self) -> int:
+        """How many converted edits grew to cover whole tokens."""
+        return self.counts["widened"]
+
+    @property
+    def dropped(self) -> int:
+        """How many input edits are not in the output."""
+        return self.counts["dropped"]
+
+    def add(self, kind: str, case: dict[str, Any]) -> None:
+        """Count one case of ``kind`` (``widened``, ``dropped``, ``inconsistent``,
+        ``boundary``) and list it, with its reason counted under ``kind:reason``."""
+        self.counts[kind] += 1
+        self.counts[f"{kind}:{case.get('reason', '')}"] += 1
+        cases = {"widened": self.widened_edits, "dropped": self.dropped_edits,
+                 "inconsistent": self.inconsistent_sentences,
+                 "boundary": self.boundary_insertions, "repaired": self.repaired_edits}[kind]
+        if len(cases) < MAX_CASES:
+            cases.append(case)
+
+    def reasons(self, kind: str) -> dict[str, int]:
+        """Count of each reason of ``kind`` (e.g. ``reasons("dropped")``)."""
+        prefix = f"{kind}:"
+        return {k[len(prefix):]: v for k, v in sorted(self.counts.items()) if k.startswith(prefix)}
+
+    def summary(self) -> str:
+        """The report in one line."""
+        return (
+            f"{self.documents} documents, {self.sentences} sentences, {self.edits} edits: "
+            f"{self.converted} converted ({self.widened} widened), {self.dropped} dropped; "
+            f"{self.consistent_sentences}/{self.sentences} sentences consistent"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready data (counts first, then reasons and the cases)."""
+        return {
+            "documents": self.documents,
+            "sentences": self.sentences,
+            "edits": self.edits,
+            "converted": self.converted,
+            "widened": self.widened,
+            "dropped": self.dropped,
+            "consistent_sentences": self.consistent_sentences,
+            "tokenizer": self.tokenizer,
+            "sentence_splitter": self.splitter,
+            "gecformats": __version__,
+            "reasons": {k: self.reasons(k) for k in ("widened", "dropped", "inconsistent",
+                                                     "boundary", "repaired")},
+            "widened_edits": self.widened_edits,
+            "dropped_edits": self.dropped_edits,
+            "inconsistent_sentences": self.inconsistent_sentences,
+            "boundary_insertions": self.boundary_insertions,
+            "repaired_edits": self.repaired_edits,
+        }
+
+    def write_json(self, path: str | os.PathLike[str]) -> None:
+        """Write :meth:`to_dict` as JSON to ``path`` (whole or not at all)."""
+        from gecformats.io import atomic_output
+
+        with atomic_output(path) as fh:
+            json.dump(self.to_dict(), fh, ensure_ascii=False, indent=1)
+            fh.write("\n")
+
+
+# ---------------------------------------------------------------------------------------
+# Document → sentences
+
+
+def to_sentences(
+    document: Document,
+    tokenizer: str | Tokenizer = "en",
+    sentences: str | Tokenizer = "punkt",
+    report: ConversionReport | None = None,
+    *,
+    check: bool = True,
+    repair_spaces: bool = True,
+    shrink: bool = False,
+) -> list[Sentence]:
+    """Convert one character-offset document into token-offset sentences (annotator 0).
+
+    Args:
+        document: the document (HOO 2011 or 2012).
+        tokenizer: a tokenizer or its name (``en``, ``zh``, ``char``, ``space``).
+        sentences: a sentence splitter or its name (``punkt``, ``lines``).  Sentences
+            never cross the document's paragraph ``breaks``.
+        report: filled with counts and cases (a fresh one is used when omitted).
+        check: also check each sentence's consistency (``consistent_sentences``).
+        repair_spaces: give back the leading space an insertion lost when its HOO file was
+            re-indented (see :func:`lost_space`); each repair is listed under
+            ``repaired``.
+        shrink: trim tokens an edit's original and correction share at its edges (as the
+            CoNLL preprocessing did); by default the annotator's span is kept.
+
+    Returns:
+        The sentences in text order; ``Sentence.id`` is ``"<document>-<n>"`` (n from 1) and
+        ``Sentence.meta`` holds ``document``, ``start`` and ``end`` (character offsets).
+        Optional edits get ``required=False`` (``OPTIONAL`` in M2), alternatives become
+        several corrections, and a malformed HOO type such as ``RT cset ="2"`` is repaired
+        (``RT``; the raw value stays in the edit's ``meta`` as ``hoo.type``).
+    """
+    tok = get_tokenizer(tokenizer) if isinstance(tokenizer, str) else tokenizer
+    split = get_splitter(sentences) if isinstance(sentences, str) else sentences
+    if report is None:
+        report = ConversionReport()
+    report.tokenizer = f"{tok.name}:{tok.version}"
+    report.splitter = f"{split.name}:{split.version}"
+    report.documents += 1
+    text = document.text
+    spans = _sentence_spans(text, document.breaks, split)
+    sents = [
+        _Sent(span, [Token(t.text, t.start + span.start, t.end + span.start)
+                     for t in tok.tokenize(span.text)])
+        for span in spans
+    ]
+    starts = [s.span.start for s in sents]
+    doc_id = document.id or ""
+    for edit in document.edits:
+        report.edits += 1
+        case = _case(doc_id, edit)
+        if repair_spaces and lost_space(text, edit):
+            spaced = tuple((" " + "".join(c),) for c in edit.corrections)
+            edit = make_edit(edit.start, edit.end, spaced, edit.type, edit.required,
+                             edit.comment, edit.annotator, edit.meta)
+            report.add("repaired", {**case, "reason": "lost leading space"})
+        if not edit.corrections:
+            report.add("dropped", {**case, "reason": "detection-only"})
+            continue
+        target = _locate(text, edit, sents, starts, report, case)
+        if target is None:
+            continue
+        sent = sents[target]
+        converted = _convert(text, sent, edit, tok, report, case, shrink)
+        if converted is not None:
+            sent.edits.append(converted)
+            sent.char_edits.append(edit)
+            report.converted += 1
+        else:
+            sent.char_edits.append(edit)
+    out = []
+    for k, sent in enumerate(sents, 1):
+        report.sentences += 1
+        sentence = Sentence(
+            tuple(t.text for t in sent.tokens),
+            {0: tuple(sent.edits)},
+            id=f"{doc_id}-{k}" if doc_id else str(k),
+            meta={"document": doc_id, "start": str(sent.span.start), "end": str(sent.span.end)},
+        )
+        if check:
+            _check(text, sent, sentence, tok, report, doc_id, k)
+        out.append(sentence)
+    return out
+
+
+def documents_to_sentences(
+    documents: Iterable[Document],
+    tokenizer: str | Tokenizer = "en",
+    sentences: str | Tokenizer = "punkt",
+    report: ConversionReport | None = None,
+) -> Iterator[Sentence]:
+    """:func:`to_sentences` over many documents, streaming, into one report."""
+    if report is None:
+        report = ConversionReport()
+    for document in documents:
+        yield from to_sentences(document, tokenizer, sentences, report)
+
+
+@dataclass(slots=True)
+class _Sent:
+    span: Token
+    tokens: list[Token]
+    edits: list[Edit] = field(default_factory=list)
+    char_edits: list[Edit] = field(default_factory=list)
+    broken: str = ""
+
+
+def _sentence_spans(text: str, breaks: Sequence[int], split: Tokenizer) -> list[Token]:
+    bounds = [0, *sorted(b for b in breaks if 0 < b < len(text)), len(text)]
+    out: list[Token] = []
+    for a, b in zip(bounds, bounds[1:]):
+        for s in split.tokenize(text[a:b]):
+            out.append(Token(s.text, s.start + a, s.end + a))
+    return out
+
+
+def _case(doc_id: str, edit: Edit) -> dict[str, Any]:
+    case: dict[str, Any] = {"document": doc_id, "start": edit.start, "end": edit.end}
+    index = edit.get_meta("hoo.index")
+    if index is not None:
+        case["index"] = index
+    return case
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and (text[start].isspace() or text[start] == "\ufeff"):
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] == "\ufeff"):
+        end -= 1
+    return start, end
+
+
+def _locate(
+    text: str,
+    edit: Edit,
+    sents: list[_Sent],
+    starts: list[int],
+    report: ConversionReport,
+    case: dict[str, Any],
+) -> int | None:
+    """The index of the sentence an edit belongs to, or None (dropped, reported)."""
+    if not 0 <= edit.start <= edit.end <= len(text):
+        report.add("dropped", {**case, "reason": "outside-text"})
+        return None
+    if not sents:
+        report.add("dropped", {**case, "reason": "cross-sentence"})
+        return None
+    a, b = _trimmed(text, edit.start, edit.end)
+    if a < b:
+        first = bisect.bisect_right(starts, a) - 1
+        last = bisect.bisect_right(starts, b - 1) - 1
+        if first >= 0 and first == last and b <= sents[first].span.end:
+            return first
+        report.add("dropped", {**case, "reason": "cross-sentence"})
+        for k in range(max(first, 0), max(last, 0) + 1):
+            sents[k].broken = sents[k].broken or "cross-sentence edit dropped"
+        return None
+    # An insertion point (or a change of white space only).
+    pos = a
+    k = bisect.bisect_right(starts, pos) - 1
+    if k >= 0 and pos < sents[k].span.end:
+        return k  # strictly inside sentence k (or at its start)
+    before = k if k >= 0 else None
+    after = k + 1 if k + 1 < len(sents) else None
+    if before is None or after is None:
+        return before if after is None else after
+    glued_left = any(_attaches_left(c) for c in _texts(edit))
+    chosen = before if glued_left else after
+    report.add("boundary", {**case, "reason": "previous" if glued_left else "next",
+                            "sentence": chosen + 1})
+    return chosen
+
+
+def lost_space(text: str, edit: Edit) -> bool:
+    """True when an insertion glues a word onto the end of the word before it.
+
+    HOO 2011 gold files were re-indented by a tool that dropped leading white space from
+    element text (``formats.md`` §4.3): an inserted `` set`` after ``view`` is stored as
+    ``set`` and would give ``viewset``.  In HOO data a suffix is never inserted on its own
+    (annotators replace the whole word), so an insertion that starts with a letter or digit,
+    right after one, at the end of a word, lost its space.  On all of HOO 2011 this finds
+    the 11 such insertions and nothing else.
+    """
+    if edit.start != edit.end or not 0 < edit.start < len(text) + 1 or not edit.corrections:
+        return False
+    if not text[edit.start - 1].isalnum():
+        return False
+    if edit.start < len(text) and text[edit.start].isalnum():
+        return False
+    return all(c and "".join(c)[:1].isalnum() for c in edit.corrections)
+
+
+def _texts(edit: Edit) -> list[str]:
+    return ["".join(c) for c in edit.corrections]
+
+
+def _attaches_left(correction: str) -> bool:
+    """An insertion continues the text before it: it starts with space or closing punctuation."""
+    return bool(correction) and (correction[0].isspace() or correction[0] in ",.;:!?)]}'\"")
+
+
+def _convert(
+    text: str,
+    sent: _Sent,
+    edit: Edit,
+    tok: Tokenizer,
+    report: ConversionReport,
+    case: dict[str, Any],
+    shrink: bool,
+) -> Edit | None:
+    ss, se = sent.span.start, sent.span.end
+    local = sent.span.text
+    a = min(max(edit.start, ss), se) - ss
+    b = max(min(edit.end, se), ss) - ss
+    old = sent.tokens
+    rel = [Token(t.text, t.start - ss, t.end - ss) for t in old]
+    ranges: list[tuple[int, int, tuple[str, ...]]] = []
+    for correction in _texts(edit):
+        new = tok.tokenize(local[:a] + correction + local[b:])
+        ranges.append(_anchored_diff(rel, new, a, b, len(correction), shrink))
+    olds = tuple(t.text for t in old)
+    changed = [r for r in ranges if r[2] != olds[r[0]:r[1]]]
+    if not changed:
+        report.add("dropped", {**case, "reason": "no-change"})
+        return None
+    start = min(r[0] for r in changed)
+    end = max(r[1] for r in changed)
+    corrections = [olds[start:s] + toks + olds[e:end] for s, e, toks in ranges]
+    # Where the edit would have landed by offsets alone, to tell widening apart.
+    ta, tb = _trimmed(text, edit.start, edit.end)
+    mapped = OffsetMap(old).char_to_token(max(ta, ss), min(tb, se)) if old else None
+    if mapped is not None and mapped.widened:
+        report.add("widened", {**case, "reason": "inside-token", "tokens": [start, end]})
+    elif mapped is not None and (start < mapped.start or end > mapped.end):
+        report.add("widened", {**case, "reason": "context", "tokens": [start, end]})
+    raw_type = edit.type
+    etype, _ = repair_type(raw_type)
+    meta = tuple(edit.meta) + ((("hoo.type", raw_type),) if etype != raw_type else ())
+    meta += (("chars", f"{edit.start} {edit.end}"),)
+    return make_edit(start, end, tuple(corrections), etype, edit.required, edit.comment,
+                     0, meta)
+
+
+def _anchored_diff(
+    old: list[Token], new: list[Token], a: int, b: int, length: int, shrink: bool
+) -> tuple[int, int, tuple[str, ...]]:
+    """Old tokens ``[s, e)`` and the new tokens that replace them, anchored at the edit.
+
+    ``old`` tokenizes the sentence, ``new`` the sentence with ``[a, b)`` replaced by a
+    string of ``length`` characters.
+    """
+    n, m = len(old), len(new)
+    k = 0
+    while k < n and k < m and new[k].end <= a and new[k] == old[k]:
+        k += 1
+    delta = length - (b - a)
+    cut = a + length
+    j = 0
+    while (j < n - k and j < m - k and new[m - 1 - j].start >= cut
+           and old[n - 1 - j].start + delta == new[m - 1 - j].start
+           and old[n - 1 - j].text == new[m - 1 - j].text):
+        j += 1
+    s, e = k, n - j
+    ns, ne = k, m - j
+    if not shrink:
+        return s, e, tuple(t.text for t in new[ns:ne])
+    while s < e and ns < ne and old[s].text == new[ns].text:
+        s += 1
+        ns += 1
+    while s < e and ns < ne and old[e - 1].text == new[ne - 1].text:
+        e -= 1
+        ne -= 1
+    return s, e, tuple(t.text for t in new[ns:ne])
+
+
+def repair_type(raw: str) -> tuple[str, str | None]:
+    """Split a HOO type into the type and a ``cset`` leaked into it (``RT cset ="2"``).
+
+    >>> repair_type('RT cset ="2"')
+    ('RT', '2')
+    >>> repair_type("MD")
+    ('MD', None)
+    """
+    head, sep, rest = raw.partition(" ")
+    if not sep:
+        return raw, None
+    digits = "".join(ch for ch in rest if ch.isdigit())
+    return head, digits or None
+
+
+def _check(
+    text: str,
+    sent: _Sent,
+    sentence: Sentence,
+    tok: Tokenizer,
+    report: ConversionReport,
+    doc_id: str,
+    number: int,
+) -> None:
+    case = {"document": doc_id, "sentence": number, "start": sent.span.start,
+            "end": sent.span.end}
+    if sent.broken:
+        report.add("inconsistent", {**case, "reason": sent.broken})
+        return
+    ss, se = sent.span.start, sent.span.end
+    clipped = []
+    for e in sent.char_edits:
+        a = min(max(e.start, ss), se) - ss
+        b = max(min(e.end, se), ss) - ss
+        clipped.append(make_edit(a, b, e.corrections, e.type, e.required, e.comment, 0))
+    try:
+        expected = tuple(t.text for t in tok.tokenize("".join(apply_edits(sent.span.text, clipped))))
+    except ValueError:
+        report.add("inconsistent", {**case, "reason": "overlapping edits in the input"})
+        return
+    try:
+        got = apply_edits(sentence.source, sentence.annotators[0])
+    except ValueError:
+        report.add("inconsistent", {**case, "reason": "edits overlap after widening"})
+        return
+    if got == expected:
+        report.consistent_sentences += 1
+        return
+    reasons = {c["reason"] for c in report.widened_edits
+               if c["document"] == doc_id and ss <= c["start"] <= se}
+    reason = ("widened edit" if reasons else
+              "sentence tokenizes differently with all its edits applied")
+    report.add("inconsistent", {**case, "reason": reason, "m2": " ".join(got),
+                                "expected": " ".join(expected)})
+
+
+# ---------------------------------------------------------------------------------------
+# Sentences → document
+
+
+def to_document(
+    sentences: Iterable[Sentence],
+    text: str | None = None,
+    *,
+    id: str | None = None,
+    tokenizer: str = "en",
+    annotator: int = 0,
+    meta: dict[str, str] | None = None,
+) -> Document:
+    """Turn token-offset sentences into one character-offset document.
+
+    Args:
+        sentences: the sentences, in text order.
+        text: the original text; each sentence's tokens are found in it in order (white
+            space between tokens is skipped; nltk's rewritten quotes and brackets, such as
+            ````` or ``-LRB-``, also match the characters they stand for).  When omitted,
+            the text is the sentences' tokens joined by spaces, one sentence per line.
+        id: the document id.
+        tokenizer: the tokenizer the tokens came from; ``zh`` and ``char`` corrections are
+            written without spaces between tokens.
+        annotator: whose edits to take.
+        meta: the document's ``meta``.
+
+    Returns:
+        The document; each edit's ``meta`` keeps the source edit's meta.
+
+    Raises:
+        GecFormatError: a token cannot be found in ``text``, or text is left over.
+    """
+    sents = list(sentences)
+    if text is None:
+        text = "\n".join(" ".join(s.source) for s in sents)
+    doc = _Aligner(text, id or "")
+    edits: list[Edit] = []
+    joined = tokenizer in JOINED_TOKENIZERS
+    for number, sentence in enumerate(sents, 1):
+        spans = doc.align(sentence.source, number)
+        for edit in sentence.annotators.get(annotator, ()):
+            edits.append(_char_edit(text, spans, edit, joined))
+    doc.finish()
+    return Document(text, tuple(edits), id=id, meta=dict(meta or {}))
+
+
+def to_documents(
+    sentences: Iterable[Sentence],
+    texts: Iterable[tuple[str, str]],
+    *,
+    tokenizer: str = "en",
+    annotator: int = 0,
+) -> Iterator[Document]:
+    """Split a stream of sentences over several original texts, in order.
+
+    Args:
+        sentences: the sentences of all documents, in document order (as one M2 file made
+            from a HOO directory holds them).
+        texts: ``(id, text)`` of each document, in the same order.
+
+    Yields:
+        One document per text; a document takes sentences until its text has no
+        non-space character left.
+
+    Raises:
+        GecFormatError: a sentence does not fit the current text, or sentences are left
+            over or missing.
+    """
+    it = iter(sentences)
+    pending: Sentence | None = None
+    number = 0
+    joined = tokenizer in JOINED_TOKENIZERS
+    for doc_id, text in texts:
+        doc = _Aligner(text, doc_id)
+        edits: list[Edit] = []
+        while not doc.done():
+            if pending is None:
+                pending = next(it, None)
+                number += 1
+            if pending is None:
+                raise GecFormatError(f"the sentences end before document {doc_id} does")
+            spans = doc.align(pending.source, number)
+            for edit in pending.annotators.get(annotator, ()):
+                edits.append(_char_edit(text, spans, edit, joined))
+            pending = None
+        yield Document(text, tuple(edits), id=doc_id)
+    if next(it, None) is not None:
+        raise GecFormatError(f"sentence {number + 1} and later do not belong to any document")
+
+
+_EQUIVALENTS = {"``": ('"', "“", "``"), "''": ('"', "”", "''"), "-LRB-": ("(",),
+                "-RRB-": (")",), "-LSB-": ("[",), "-RSB-": ("]",), "-LCB-": ("{",),
+                "-RCB-": ("}",)}
+
+
+class _Aligner:
+    """Finds the tokens of consecutive sentences in a text."""
+
+    def __init__(self, text: str, doc_id: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.doc_id = doc_id
+
+    def _skip(self) -> None:
+        m = IGNORABLE.match(self.text, self.pos)
+        if m:
+            self.pos = m.end()
+
+    def done(self) -> bool:
+        self._skip()
+        return self.pos >= len(self.text)
+
+    def align(self, tokens: Sequence[str], number: int) -> list[tuple[int, int]]:
+        spans = []
+        text = self.text
+        for i, token in enumerate(tokens):
+            self._skip()
+            for surface in (token, *_EQUIVALENTS.get(token, ())):
+                if text.startswith(surface, self.pos):
+                    spans.append((self.pos, self.pos + len(surface)))
+                    self.pos += len(surface)
+                    break
+            else:
+                where = f"document {self.doc_id} " if self.doc_id else ""
+                raise GecFormatError(
+                    f"sentence {number}, token {i} {token!r} is not in the text of "
+                    f"{where}at character {self.pos} (found {text[self.pos:self.pos + 20]!r})"
+                )
+        return spans
+
+    def finish(self) -> None:
+        if not self.done():
+            raise GecFormatError(
+                f"text left over after the last sentence at character {self.pos}: "
+                f"{self.text[self.pos:self.pos + 30]!r}"
+            )
+
+
+def detokenize(tokens: Sequence[str], joined: bool = False) -> str:
+    """Join tokens into text: no space before closing punctuation and clitics (``,``
+    ``'s`` ``n't``), none after opening brackets; ``joined`` (Chinese) uses no spaces.
+
+    >>> detokenize(["(", "see", "Smith", ",", "2010", ")", "'s"])
+    "(see Smith, 2010)'s"
+    >>> detokenize(["on", '"', "prologues", '"', "."])
+    'on "prologues".'
+
+    """
+    if joined:
+        return "".join(tokens)
+    out: list[str] = []
+    quotes = 0  # straight double quotes seen: an even count opens, an odd one closes
+    glue_next = True
+    for token in tokens:
+        if token == '"':
+            closing = quotes % 2 == 1
+            quotes += 1
+            if not glue_next and not closing:
+                out.append(" ")
+            out.append(token)
+            glue_next = not closing
+            continue
+        if not glue_next and token not in LEFT_ATTACHED:
+            out.append(" ")
+        out.append(token)
+        glue_next = token in RIGHT_ATTACHED
+    return "".join(out)
+
+
+def _char_edit(text: str, spans: list[tuple[int, int]], edit: Edit, joined: bool) -> Edit:
+    n = len(spans)
+    s, e = edit.start, edit.end
+    if not (0 <= s <= e <= n):
+        raise GecFormatError(f"edit {s} {e} is outside the sentence's {n} tokens")
+    gap = "" if joined else " "
+    corrections = []
+    if s == e:
+        glue_left = bool(edit.correction) and edit.correction[0] in LEFT_ATTACHED and s > 0
+        if n == 0:
+            pos, pre, post = 0, "", ""
+        elif glue_left or s == n:
+            pos, pre, post = spans[s - 1][1], ("" if glue_left else gap), ""
+        else:
+            pos, pre, post = spans[s][0], "", gap
+        for c in edit.corrections:
+            corrections.append((pre + detokenize(c, joined) + post,) if c else ())
+        start = end = pos
+    else:
+        start, end = spans[s][0], spans[e - 1][1]
+        if not edit.correction and len(edit.corrections) == 1 and not joined:
+            start, end = _deletion_span(text, spans, s, e, edit)
+        for c in edit.corrections:
+            corrections.append((detokenize(c, joined),) if c else ())
+    meta = tuple((k, v) for k, v in edit.meta if k not in ("chars", "hoo.type"))
+    etype = edit.get_meta("hoo.type") or edit.type  # the raw HOO type, when it was repaired
+    return make_edit(start, end, tuple(corrections), etype, edit.required, edit.comment,
+                     0, meta)
+
+
+def _deletion_span(
+    text: str, spans: list[tuple[int, int]], s: int, e: int, edit: Edit
+) -> tuple[int, int]:
+    """A deleted word takes the space after it (before a word) or before it (before
+    punctuation); deleted punctuation takes none."""
+    start, end = spans[s][0], spans[e - 1][1]
+    first = text[start:spans[s][1]]
+    if first in LEFT_ATTACHED:
+        return start, end
+    if e < len(spans) and text[spans[e][0]:spans[e][1]] not in LEFT_ATTACHED:
+        if spans[e][0] > end and text[end:spans[e][0]].isspace():
+            return start, spans[e][0]
+    if s > 0 and spans[s - 1][1] < start and text[spans[s - 1][1]:start].isspace():
+        return spans[s - 1][1], end
+    return start, end
