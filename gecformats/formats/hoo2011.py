@@ -1,0 +1,679 @@
+"""HOO 2011: plain-text fragments with stand-off gold edit XML; reader and writer.
+
+A HOO 2011 document is two files, distributed as ``Raw/nnnn.txt`` (the text, UTF-8) and
+``Gold/nnnnGE.xml`` (its edits)::
+
+    <?xml version="1.0" ?>
+    <edits>
+      <edit cset="1" end="329" index="0001-0002" start="322" type="RN">
+        <corrections>
+          <correction>output</correction>
+          <correction>results</correction>
+        </corrections>
+        <original>outcome</original>
+      </edit>
+    </edits>
+
+Each pair becomes a :class:`~gecformats.model.Document`: ``id`` is the file id (``"0001"``),
+``text`` the decoded text exactly as stored (no newline normalisation; a UTF-8 byte-order
+mark, if any, is kept as ``"\\ufeff"`` at ``text[0]`` so that offsets still count it, as the
+HOO tools counted bytes), and the edits use **character** offsets into ``text``.  The file's
+offsets are UTF-8 byte offsets; the reader maps them through a byte→character table built
+once per document, and the writer maps them back.
+
+An edit's corrections: ``<correction>text</correction>`` → ``("text",)`` (kept verbatim,
+edge white space included); ``<correction><empty/></correction>`` → ``()`` (a deletion); the
+null correction ``<correction/>`` is no correction but makes the edit optional
+(``required=False``); an edit without ``<corrections>`` is detection only
+(``corrections == ()``).  ``type`` is the raw attribute, malformed values included
+(:func:`repair_type` offers a repair).
+
+``Edit.meta`` keeps what writing back needs (:data:`META_KEYS`):
+
+``hoo.index``, ``hoo.cset``
+    the attributes, when present;
+``hoo.null``
+    the position(s) among the ``<correction>`` children of the null correction
+    (``"0"``; several are comma-separated);
+``hoo.corrections``
+    ``"none"`` when the edit had no ``<corrections>`` element, ``"empty"`` for an empty one;
+``hoo.original``
+    the stored ``<original>`` text, only when it differs from the text at the offsets (the
+    pretty-printing losses of the 2011 data: the writer writes the text at the offsets);
+``hoo.attr.NAME``
+    any other ``<edit>`` attribute.
+
+``<original><empty/></original>`` marks an insertion (its own text is indentation).
+
+>>> doc = parse("Caf\\u00e9 is open , yes.".encode(), b'''<edits>
+...   <edit end="14" index="x-0001" start="13" type="UP"><corrections>
+...     <correction><empty/></correction></corrections><original> </original></edit>
+... </edits>''', id="x")
+>>> doc.edits[0]
+Edit(start=12, end=13, corrections=((),), type='UP', required=True, comment='-NONE-', annotator=0)
+>>> doc.corrected()
+'Café is open, yes.'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from lxml import etree
+
+from gecformats import xmlsafe
+from gecformats.errors import GecFormatError
+from gecformats.io import atomic_output
+from gecformats.model import Document, Edit, make_edit
+from gecformats.report import Report
+
+NAME = "hoo2011"
+UNIT = "char"
+SUFFIXES: tuple[str, ...] = ()
+"""No suffix inference: ``.txt`` and ``.xml`` are shared with other formats."""
+
+GOLD_SUFFIX = "GE.xml"
+TEXT_SUFFIX = ".txt"
+
+META_KEYS = ("hoo.index", "hoo.cset", "hoo.null", "hoo.corrections", "hoo.original")
+"""The ``Edit.meta`` keys this module reads and writes (plus ``hoo.attr.NAME``)."""
+
+_KNOWN_ATTRIBUTES = frozenset({"start", "end", "index", "cset", "type"})
+_MALFORMED_TYPE = re.compile(r"\s*([^\s=\"']+)\s+c?set\s*=\s*([\"']?)([^\s\"']*)\2\s*")
+
+Corrections = tuple[tuple[str, ...], ...]
+EditMeta = list[tuple[str, str]]
+
+
+def repair_type(raw: str) -> tuple[str, str | None]:
+    """Split a malformed type into which a ``cset`` attribute leaked.
+
+    Args:
+        raw: the ``type`` attribute as stored.
+
+    Returns:
+        ``(type, cset)``: the repaired type and the recovered cset for a malformed value
+        (``'RT cset ="2"'`` → ``("RT", "2")``, ``'CC set="3"'`` → ``("CC", "3")``), or
+        ``(raw, None)`` for a well-formed one.
+
+    >>> repair_type('RT cset = "2"'), repair_type("MD")
+    (('RT', '2'), ('MD', None))
+    """
+    match = _MALFORMED_TYPE.fullmatch(raw)
+    if match is None:
+        return raw, None
+    return match.group(1), match.group(3)
+
+
+# --------------------------------------------------------------------------------------
+# reading
+
+
+def parse(
+    text: bytes,
+    gold: bytes,
+    *,
+    id: str | None = None,
+    text_name: str | None = None,
+    gold_name: str | None = None,
+) -> Document:
+    """Parse one HOO 2011 document from the bytes of its text and gold files.
+
+    Args:
+        text: the text file's bytes (UTF-8).
+        gold: the gold edit XML's bytes.
+        id: the document id (``"1005"``).
+        text_name, gold_name: the file names for error messages.
+
+    Returns:
+        The document, edits in file order with character offsets.
+
+    Raises:
+        GecFormatError: the text is not UTF-8, the XML is unsafe or malformed, an element or
+            attribute is wrong, or an offset is out of range or inside a multi-byte
+            character (file, line and edit index are named).
+    """
+    document, _lines = parse_checked(text, gold, None, id=id, text_name=text_name,
+                                     gold_name=gold_name)
+    return document
+
+
+def parse_checked(
+    text: bytes,
+    gold: bytes,
+    problems: list[GecFormatError] | None,
+    *,
+    id: str | None = None,
+    text_name: str | None = None,
+    gold_name: str | None = None,
+) -> tuple[Document, list[int]]:
+    """Parse like :func:`parse`, but record faulty edits instead of stopping at the first.
+
+    Args:
+        problems: where edit-level errors go (the edit is then left out); ``None`` raises
+            them.  Errors of the whole file (XML syntax, undecodable text) are always raised.
+
+    Returns:
+        ``(document, lines)``: the document and the source line of each of its edits.
+    """
+    gold_name = gold_name or "<gold>"
+    decoded = decode_text(text, text_name or "<text>")
+    to_char = _byte_to_char(decoded, len(text))
+    root = xmlsafe.parse(gold, name=gold_name)
+    if root.tag != "edits":
+        raise GecFormatError(f"the root element is <{root.tag}>, not <edits>", gold_name,
+                             root.sourceline)
+    edits: list[Edit] = []
+    lines: list[int] = []
+    number = 0
+    for element in root:
+        if not isinstance(element.tag, str):  # a comment or processing instruction
+            continue
+        number += 1
+        line = element.sourceline
+        try:
+            if element.tag != "edit":
+                raise GecFormatError(f"unexpected element <{element.tag}> in <edits>")
+            edit = _read_edit(element, decoded, to_char, len(text))
+        except GecFormatError as exc:
+            index = element.get("index")
+            what = f"edit {number}" + (f" ({index})" if index else "")
+            error = GecFormatError(f"{what}: {exc.message}", gold_name, line, exc.kind)
+            if problems is None:
+                raise error from None
+            problems.append(error)
+            continue
+        edits.append(edit)
+        lines.append(line)
+    return Document(decoded, tuple(edits), id, (), {}), lines
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """Decode a text file's bytes as strict UTF-8, keeping everything (a BOM included).
+
+    Raises:
+        GecFormatError: invalid UTF-8 (the file and line are named).
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise GecFormatError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", name,
+                             line) from None
+
+
+def _byte_to_char(text: str, nbytes: int) -> list[int] | None:
+    """Byte offset → character offset (-1 inside a character); ``None`` when they are equal."""
+    if len(text) == nbytes:
+        return None
+    table = [-1] * (nbytes + 1)
+    b = 0
+    for i, ch in enumerate(text):
+        table[b] = i
+        o = ord(ch)
+        b += 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
+    table[b] = len(text)
+    return table
+
+
+def offset_attribute(value: str | None, attribute: str) -> int:
+    """An offset attribute's value as an int.
+
+    Raises:
+        GecFormatError: the attribute is missing or not a non-negative integer.
+    """
+    if value is None:
+        raise GecFormatError(f"no {attribute} attribute")
+    v = value.strip()
+    if not (v.isascii() and v.isdigit()):
+        raise GecFormatError(f"{attribute} must be a non-negative integer, not {value!r}")
+    return int(v)
+
+
+def _read_edit(element: etree._Element, text: str, to_char: list[int] | None, nbytes: int) -> Edit:
+    attrib = element.attrib
+    start = offset_attribute(attrib.get("start"), "start")
+    end = offset_attribute(attrib.get("end"), "end")
+    if start > end or end > nbytes:
+        why = "starts after it ends" if start > end else f"ends after the text's {nbytes} bytes"
+        raise GecFormatError(f"bytes {start}-{end} {why}", kind="offset-out-of-range")
+    if to_char is not None:
+        cstart, cend = to_char[start], to_char[end]
+        if cstart < 0 or cend < 0:
+            bad = start if cstart < 0 else end
+            raise GecFormatError(
+                f"byte offset {bad} falls inside the multi-byte character "
+                f"{text[_char_at(to_char, bad)]!r}", kind="split-character")
+        start, end = cstart, cend
+    meta: EditMeta = []
+    extras: EditMeta = []
+    for key, value in attrib.items():
+        if key == "index":
+            meta.append(("hoo.index", value))
+        elif key == "cset":
+            meta.append(("hoo.cset", value))
+        elif key not in _KNOWN_ATTRIBUTES:
+            extras.append((f"hoo.attr.{key}", value))
+    corrections, required, stored = read_children(element, meta)
+    if stored is not None and stored != text[start:end]:
+        meta.append(("hoo.original", stored))
+    meta.extend(extras)
+    return make_edit(start, end, corrections, attrib.get("type", ""), required, "-NONE-", 0,
+                     tuple(meta))
+
+
+def _char_at(to_char: list[int], byte: int) -> int:
+    while to_char[byte] < 0:
+        byte -= 1
+    return to_char[byte]
+
+
+def read_children(element: etree._Element, meta: EditMeta) -> tuple[Corrections, bool, str | None]:
+    """Read the ``<corrections>`` and ``<original>`` children of one ``<edit>`` (HOO 2011
+    and 2012 alike), in any order.
+
+    Args:
+        element: the ``<edit>`` element.
+        meta: the edit's meta list; ``hoo.null`` and ``hoo.corrections`` are appended.
+
+    Returns:
+        ``(corrections, required, stored_original)``: the corrections (see the module
+        docstring), ``False`` when there is a null correction, and the stored original
+        (``""`` for ``<empty/>``; ``None`` when there is no ``<original>``).
+
+    Raises:
+        GecFormatError: an unexpected element, or a second ``<corrections>``/``<original>``.
+    """
+    corrections: list[tuple[str, ...]] = []
+    nulls: list[str] = []
+    stored: str | None = None
+    seen_corrections = seen_original = False
+    for child in element:
+        tag = child.tag
+        if not isinstance(tag, str):
+            continue
+        if tag == "corrections":
+            if seen_corrections:
+                raise GecFormatError("a second <corrections> element")
+            seen_corrections = True
+            position = 0
+            for correction in child:
+                if not isinstance(correction.tag, str):
+                    continue
+                if correction.tag != "correction":
+                    raise GecFormatError(f"unexpected element <{correction.tag}> in <corrections>")
+                value = _text_or_empty(correction)
+                if value is None:
+                    nulls.append(str(position))
+                else:
+                    corrections.append((value,) if value else ())
+                position += 1
+            if position == 0:
+                meta.append(("hoo.corrections", "empty"))
+        elif tag == "original":
+            if seen_original:
+                raise GecFormatError("a second <original> element")
+            seen_original = True
+            stored = _text_or_empty(child) or ""
+        else:
+            raise GecFormatError(f"unexpected element <{tag}> in <edit>")
+    if not seen_corrections:
+        meta.append(("hoo.corrections", "none"))
+    if nulls:
+        meta.append(("hoo.null", ",".join(nulls)))
+    return tuple(corrections), not nulls, stored
+
+
+def _text_or_empty(element: etree._Element) -> str | None:
+    """``""`` for ``<x><empty/></x>``, the text for ``<x>text</x>``, ``None`` for ``<x/>``."""
+    children = [c for c in element if isinstance(c.tag, str)]
+    if children:
+        if len(children) == 1 and children[0].tag == "empty":
+            return ""
+        names = ", ".join(f"<{c.tag}>" for c in children)
+        raise GecFormatError(f"unexpected element {names} in <{element.tag}>")
+    return element.text or None
+
+
+# --------------------------------------------------------------------------------------
+# files
+
+
+def read_document(
+    text_path: str | os.PathLike[str], gold_path: str | os.PathLike[str] | None = None
+) -> Document:
+    """Read one document from its text file and its gold file.
+
+    Args:
+        text_path: ``nnnn.txt``.
+        gold_path: ``nnnnGE.xml``; by default looked for beside the text, then in the
+            sibling ``../Gold/`` folder (the distribution layout).
+
+    Raises:
+        GecFormatError: no gold file is found, or either file is malformed.
+        OSError: a file cannot be read.
+    """
+    text_path = Path(text_path)
+    id = _strip(text_path.name, TEXT_SUFFIX)
+    if gold_path is None:
+        gold_path = companion(text_path, id + GOLD_SUFFIX, "Gold")
+        if gold_path is None:
+            raise GecFormatError(f"no gold file {id}{GOLD_SUFFIX} beside the text or in ../Gold/",
+                                 str(text_path))
+    return parse(text_path.read_bytes(), read_limited(gold_path), id=id,
+                 text_name=str(text_path), gold_name=os.fspath(gold_path))
+
+
+def read(source: str | os.PathLike[str]) -> Iterator[Document]:
+    """Read HOO 2011 documents, one at a time, in id order.
+
+    Args:
+        source: a text file ``nnnn.txt`` (its gold beside it or in ``../Gold/``), a gold file
+            ``nnnnGE.xml`` (its text in ``../Raw/`` or beside it), or a folder: the
+            distribution layout with ``Raw/`` and ``Gold/``, or one holding both kinds of
+            files.
+
+    Yields:
+        One :class:`~gecformats.model.Document` per text/gold pair.
+
+    Raises:
+        GecFormatError: a text without gold or a gold without text (before anything is
+            read), or a malformed file.
+        OSError: the source does not exist or a file cannot be read.
+    """
+    for id, text_path, gold_path in pair_files(source, TEXT_SUFFIX, "HOO 2011", strict=True):
+        assert text_path is not None and gold_path is not None
+        yield parse(text_path.read_bytes(), read_limited(gold_path), id=id,
+                    text_name=str(text_path), gold_name=str(gold_path))
+
+
+def pair_files(
+    source: str | os.PathLike[str], text_suffix: str, format: str, *, strict: bool
+) -> list[tuple[str, Path | None, Path | None]]:
+    """Find the text (or source) and gold files of ``source``, paired by id (HOO 2011 and
+    2012).
+
+    Args:
+        source: a text file, a gold file (``...GE.xml``) or a folder (``Raw/`` + ``Gold/``,
+            or both kinds of file side by side).
+        text_suffix: ``.txt`` (2011) or ``.xml`` (2012).
+        format: the format's name for messages.
+        strict: raise on a file without its partner (else it is listed with ``None``).
+
+    Returns:
+        ``(id, text_path, gold_path)`` triples sorted by id.
+
+    Raises:
+        FileNotFoundError: ``source`` does not exist.
+        GecFormatError: (strict) a file without its partner, or a folder without any file.
+    """
+    path = Path(source)
+    if not path.exists():
+        raise FileNotFoundError(2, "No such file or directory", os.fspath(source))
+    pairs: dict[str, list[Path | None]] = {}
+    if path.is_dir():
+        raw, gold = path / "Raw", path / "Gold"
+        if raw.is_dir() or gold.is_dir():
+            texts = sorted(raw.glob("*" + text_suffix)) if raw.is_dir() else []
+            golds = sorted(gold.glob("*" + GOLD_SUFFIX)) if gold.is_dir() else []
+        else:
+            texts = sorted(path.glob("*" + text_suffix))
+            golds = sorted(path.glob("*" + GOLD_SUFFIX))
+        for p in texts:
+            if not p.name.endswith(GOLD_SUFFIX) and p.is_file():
+                pairs.setdefault(_strip(p.name, text_suffix), [None, None])[0] = p
+        for p in golds:
+            if p.is_file():
+                pairs.setdefault(_strip(p.name, GOLD_SUFFIX), [None, None])[1] = p
+        if not pairs and strict:
+            raise GecFormatError(f"no {format} files ({text_suffix} and {GOLD_SUFFIX}) in this "
+                                 "folder or in its Raw/ and Gold/", os.fspath(source))
+    elif path.name.endswith(GOLD_SUFFIX):
+        id = _strip(path.name, GOLD_SUFFIX)
+        pairs[id] = [companion(path, id + text_suffix, "Raw"), path]
+    else:
+        id = _strip(path.name, text_suffix)
+        pairs[id] = [path, companion(path, id + GOLD_SUFFIX, "Gold")]
+    result = [(id, texts_gold[0], texts_gold[1]) for id, texts_gold in sorted(pairs.items())]
+    if strict:
+        for id, text_path, gold_path in result:
+            if gold_path is None:
+                raise GecFormatError(f"document {id} has no gold file {id}{GOLD_SUFFIX}",
+                                     str(text_path))
+            if text_path is None:
+                raise GecFormatError(f"document {id} has no text file {id}{text_suffix}",
+                                     str(gold_path))
+    return result
+
+
+def companion(path: Path, name: str, sibling: str) -> Path | None:
+    """The file ``name`` beside ``path`` or in the folder ``../sibling/``; ``None`` if neither
+    exists (beside wins for a text, ``../Raw/`` is tried first for a gold file)."""
+    beside = path.parent / name
+    other = path.parent.parent / sibling / name
+    order = (other, beside) if sibling == "Raw" else (beside, other)
+    for candidate in order:
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _strip(name: str, suffix: str) -> str:
+    return name[: -len(suffix)] if name.endswith(suffix) else Path(name).stem
+
+
+def read_limited(path: str | os.PathLike[str]) -> bytes:
+    """A gold file's bytes, at most one byte more than :data:`xmlsafe.MAX_BYTES` (the parser
+    refuses more)."""
+    with open(path, "rb") as fh:
+        return fh.read(xmlsafe.MAX_BYTES + 1)
+
+
+# --------------------------------------------------------------------------------------
+# writing
+
+
+def dumps(document: Document) -> str:
+    """The gold edit XML of one document, laid out like the HOO 2011 files.
+
+    ``<?xml version="1.0" ?>``, root ``<edits>``, two-space indentation, ``<edit>``
+    attributes in alphabetical order, ``<corrections>`` then ``<original>``, LF line ends.
+    Offsets are written as UTF-8 byte offsets; ``<original>`` is the text at the offsets
+    (not a stored original).  An edit without ``hoo.index`` gets ``<id>-<k>`` (``k`` its
+    1-based position, four digits).
+
+    Raises:
+        ValueError: an edit's offsets do not fit the text, or a string holds a character
+            XML 1.0 cannot carry.
+    """
+    lines = ['<?xml version="1.0" ?>']
+    if not document.edits:
+        lines.append("<edits/>")
+        return "\n".join(lines) + "\n"
+    lines.append("<edits>")
+    to_byte = char_to_byte(document.text)
+    for k, edit in enumerate(document.edits, 1):
+        _check_span(edit, document.text, document.id)
+        start, end = (edit.start, edit.end) if to_byte is None else (to_byte[edit.start],
+                                                                     to_byte[edit.end])
+        attributes = {"end": str(end), "start": str(start)}
+        index = edit.get_meta("hoo.index")
+        attributes["index"] = index if index is not None else default_index(document.id, k)
+        cset = edit.get_meta("hoo.cset")
+        if cset is not None:
+            attributes["cset"] = cset
+        if edit.type:
+            attributes["type"] = edit.type
+        attributes.update(extra_attributes(edit))
+        lines.append(f"  <edit {format_attributes(attributes)}>")
+        corrections_xml(edit, "    ", lines, quote=True)
+        original_xml(document.text[edit.start:edit.end], "    ", lines, quote=True)
+        lines.append("  </edit>")
+    lines.append("</edits>")
+    return "\n".join(lines) + "\n"
+
+
+def write(documents: Iterable[Document], dest: str | os.PathLike[str], *, text: bool = True) -> Report:
+    """Write documents in the distribution layout: ``dest/Gold/<id>GE.xml`` and, with
+    ``text``, ``dest/Raw/<id>.txt`` (UTF-8, exactly ``document.text``).
+
+    Each file is written atomically.  Documents without an id are numbered ``0001``,
+    ``0002`` ... by their position.  Paragraph breaks (``Document.breaks``), comments other
+    than ``-NONE-`` and annotator ids other than 0 have no place in HOO 2011: they are
+    dropped and reported.
+
+    Args:
+        documents: the documents, streamed.
+        dest: the output folder (created if needed).
+        text: also write the text files.
+
+    Returns:
+        The :class:`~gecformats.report.Report` (``sentences`` counts documents).
+
+    Raises:
+        ValueError: two documents have the same id, an id is not a plain file name, or
+            :func:`dumps` refuses a document.
+    """
+    dest = Path(dest)
+    gold_dir, raw_dir = dest / "Gold", dest / "Raw"
+    gold_dir.mkdir(parents=True, exist_ok=True)
+    if text:
+        raw_dir.mkdir(parents=True, exist_ok=True)
+    report = Report()
+    seen: set[str] = set()
+    for n, document in enumerate(documents, 1):
+        id = document.id if document.id is not None else f"{n:04d}"
+        check_id(id, seen)
+        if document.id is None:
+            document = document.replace(id=id)
+        if document.breaks:
+            report.drop("paragraph breaks", f"document {id}: {len(document.breaks)}",
+                        len(document.breaks))
+        report_edit_losses(document, report)
+        xml = dumps(document)
+        with atomic_output(gold_dir / f"{id}{GOLD_SUFFIX}") as fh:
+            fh.write(xml)
+        if text:
+            with atomic_output(raw_dir / f"{id}{TEXT_SUFFIX}") as fh:
+                fh.write(document.text)
+        report.sentences += 1
+    return report
+
+
+def check_id(id: str, seen: set[str]) -> None:
+    """Refuse (``ValueError``) an id used before or one that is not a plain file name."""
+    if not id or id in (".", "..") or "/" in id or os.sep in id or "\0" in id:
+        raise ValueError(f"document id {id!r} cannot be used as a file name")
+    if id in seen:
+        raise ValueError(f"two documents have the id {id!r}")
+    seen.add(id)
+
+
+def report_edit_losses(document: Document, report: Report) -> None:
+    """Report comments and annotator ids that HOO cannot hold."""
+    for edit in document.edits:
+        where = f"document {document.id}, edit {edit.start}-{edit.end}"
+        if edit.comment != "-NONE-":
+            report.drop("edit comments", f"{where}: {edit.comment!r}")
+        if edit.annotator != 0:
+            report.drop("annotator ids", f"{where}: annotator {edit.annotator}")
+
+
+def default_index(id: str | None, k: int) -> str:
+    """The index given to the ``k``-th edit (1-based) when it has none: ``<id>-<kkkk>``."""
+    return f"{id}-{k:04d}" if id else f"{k:04d}"
+
+
+def char_to_byte(text: str) -> list[int] | None:
+    """Character offset → UTF-8 byte offset for ``0 .. len(text)``; ``None`` if equal."""
+    if text.isascii():
+        return None
+    table = [0] * (len(text) + 1)
+    b = 0
+    for i, ch in enumerate(text):
+        table[i] = b
+        o = ord(ch)
+        b += 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
+    table[len(text)] = b
+    return table
+
+
+def _check_span(edit: Edit, text: str, id: str | None) -> None:
+    if not 0 <= edit.start <= edit.end <= len(text):
+        raise ValueError(f"document {id}: edit {edit.start}-{edit.end} does not fit its "
+                         f"{len(text)} characters")
+
+
+def extra_attributes(edit: Edit) -> dict[str, str]:
+    """The ``hoo.attr.NAME`` entries of an edit's meta, as attributes."""
+    return {k[9:]: v for k, v in edit.meta if k.startswith("hoo.attr.")}
+
+
+def corrections_xml(edit: Edit, indent: str, lines: list[str], *, quote: bool) -> None:
+    """Append the ``<corrections>`` element of ``edit`` (HOO 2011 and 2012 layout).
+
+    The null correction of an optional edit goes back to its stored position
+    (``hoo.null``; first by default).  A detection-only edit gets no element (or
+    ``<corrections/>`` when ``hoo.corrections`` is ``empty``).
+    """
+    children = ["".join(alt) for alt in edit.corrections]
+    items: list[str | None] = list(children)
+    if not edit.required:
+        positions = edit.get_meta("hoo.null") or "0"
+        for p in sorted(int(x) for x in positions.split(",") if x.isdigit()) or [0]:
+            items.insert(min(p, len(items)), None)
+    if not items:
+        if edit.get_meta("hoo.corrections") == "empty":
+            lines.append(f"{indent}<corrections/>")
+        return
+    inner = indent + "  "
+    lines.append(f"{indent}<corrections>")
+    for item in items:
+        if item is None:
+            lines.append(f"{inner}<correction/>")
+        elif item == "":
+            lines.extend((f"{inner}<correction>", f"{inner}  <empty/>", f"{inner}</correction>"))
+        else:
+            lines.append(f"{inner}<correction>{escape_text(item, quote=quote)}</correction>")
+    lines.append(f"{indent}</corrections>")
+
+
+def original_xml(original: str, indent: str, lines: list[str], *, quote: bool) -> None:
+    """Append ``<original>`` (``<empty/>`` inside for an insertion)."""
+    if original:
+        lines.append(f"{indent}<original>{escape_text(original, quote=quote)}</original>")
+    else:
+        lines.extend((f"{indent}<original>", f"{indent}  <empty/>", f"{indent}</original>"))
+
+
+_INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def escape_text(value: str, *, quote: bool) -> str:
+    """Escape element text: ``& < >`` (and ``"`` with ``quote``, as the 2011 files do);
+    ``\\r`` as ``&#13;`` so that it survives parsing.
+
+    Raises:
+        ValueError: a character XML 1.0 cannot carry (most control characters).
+    """
+    bad = _INVALID_XML.search(value)
+    if bad:
+        raise ValueError(f"the character {bad.group()!r} cannot be written in XML: {value!r}")
+    value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    if quote:
+        value = value.replace('"', "&quot;")
+    return value.replace("\r", "&#13;")
+
+
+def format_attributes(attributes: dict[str, str]) -> str:
+    """``name="value"`` pairs in alphabetical order, values escaped (white space other than
+    the space as character references, so that parsing gives them back)."""
+    parts = []
+    for key in sorted(attributes):
+        value = escape_text(attributes[key], quote=True)
+        value = value.replace("\n", "&#10;").replace("\t", "&#9;")
+        parts.append(f'{key}="{value}"')
+    return " ".join(parts)
