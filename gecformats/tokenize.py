@@ -135,9 +135,11 @@ class EnglishTokenizer:
         """
         out: list[Token] = []
         pos = 0
+        # nltk splits on white space only; U+FEFF becomes a space of the same length
+        text = text.replace("\ufeff", " ")
         n = len(text)
         for word in self._words(text):
-            while pos < n and (text[pos].isspace() or text[pos] == "\ufeff"):
+            while pos < n and text[pos].isspace():
                 pos += 1
             if text.startswith(word, pos):
                 end = pos + len(word)
@@ -199,11 +201,8 @@ class ChineseTokenizer:
             m = _TOKEN_RUN.search(word)
             if m is None:
                 continue
-            # jieba keeps a run of non-Han symbols in one piece only when it has no
-            # whitespace, so a word never holds an ignorable character inside.
-            stripped = word.strip(" \t\n\r\f\v\u3000\ufeff\u00a0")
-            lead = word.index(stripped) if stripped else 0
-            out.append(Token(stripped, start + lead, start + lead + len(stripped)))
+            end_in_word = _rstripped(word)
+            out.append(Token(word[m.start():end_in_word], start + m.start(), start + end_in_word))
         return out
 
 
@@ -243,7 +242,7 @@ class PunktSplitter:
                 if m is None:
                     continue
                 first = start + m.start()
-                last = start + len(piece.rstrip(" \t\n\r\f\v\ufeff\u3000\u00a0"))
+                last = start + _rstripped(piece)
                 out.append(Token(line.text[first:last], line.start + first, line.start + last))
         return out
 
@@ -266,9 +265,18 @@ def _lines(text: str) -> list[Token]:
         inner = _TOKEN_RUN.search(line)
         if inner is None:
             continue
-        tail = len(line.rstrip(" \t\f\v\ufeff\u3000\u00a0\x1c\x1d\x1e\x85\u2028\u2029"))
+        tail = _rstripped(line)
         out.append(Token(line[inner.start():tail], m.start() + inner.start(), m.start() + tail))
     return out
+
+
+def _rstripped(text: str) -> int:
+    """The length of ``text`` without trailing white space and U+FEFF."""
+    m = _TRAILING.search(text)
+    return m.start() if m else len(text)
+
+
+_TRAILING = re.compile(r"[\s\ufeff]+\Z")
 
 
 TOKENIZERS = {"en": EnglishTokenizer, "zh": ChineseTokenizer, "char": CharTokenizer,

@@ -80,13 +80,6 @@ def make(name: str, zh: ChineseTokenizer) -> tk.Tokenizer:
     return get_splitter(name) if name in tk.SPLITTERS else get_tokenizer(name)
 
 
-# Characters a tokenizer is known to mishandle (see the xfail tests below); left out of
-# the general property test so that it checks everything else.
-KNOWN_BAD = {
-    "en": "\ufeff",
-    "lines": "\x1f\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-             "\u202f\u205f",
-}
 
 
 # --------------------------------------------------------------------- all tokenizers
@@ -96,7 +89,7 @@ KNOWN_BAD = {
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_spans_are_exact_and_trimmed(name: str, zh: ChineseTokenizer, data: st.DataObject) -> None:
-    text = data.draw(texts(exclude=KNOWN_BAD.get(name, "")))
+    text = data.draw(texts())
     check_tokens(text, make(name, zh).tokenize(text))
 
 
@@ -214,16 +207,13 @@ EN_PIECES = st.sampled_from([
 
 @settings(max_examples=200, deadline=None)
 @given(text=st.one_of(st.lists(EN_PIECES, max_size=20).map("".join),
-                      texts(exclude=KNOWN_BAD["en"])))
+                      texts()))
 def test_en_tokens_concatenate_to_the_text_without_whitespace(text: str) -> None:
     tokens = get_tokenizer("en").tokenize(text)
     check_tokens(text, tokens)
     assert "".join(en_texts(tokens)) == squeeze(text)
 
 
-@pytest.mark.xfail(strict=True, reason="en: nltk keeps U+FEFF inside its tokens and "
-                   "EnglishTokenizer skips it before matching, so a word starting with "
-                   "U+FEFF raises RuntimeError")
 @pytest.mark.parametrize("text", ["\ufeff", "\ufeffHello world", "a \ufeffb"])
 def test_en_leading_bom_is_trimmed(text: str) -> None:
     tokens = get_tokenizer("en").tokenize(text)
@@ -231,8 +221,6 @@ def test_en_leading_bom_is_trimmed(text: str) -> None:
     assert "".join(en_texts(tokens)) == squeeze(text)
 
 
-@pytest.mark.xfail(strict=True, reason="en: a U+FEFF at the end of a word stays in the "
-                   "token ('a\\ufeff' -> token 'a\\ufeff')")
 @pytest.mark.parametrize("text", ["a\ufeff", "Hello\ufeff world"])
 def test_en_trailing_bom_is_trimmed(text: str) -> None:
     check_tokens(text, get_tokenizer("en").tokenize(text))
@@ -300,7 +288,7 @@ def test_lines_one_sentence_per_non_blank_line() -> None:
 @settings(max_examples=100, deadline=None)
 @given(data=st.data())
 def test_splitters_keep_every_character_and_every_line_break(name: str, data: st.DataObject) -> None:
-    text = data.draw(texts(exclude=KNOWN_BAD.get(name, "")))
+    text = data.draw(texts())
     tokens = get_splitter(name).tokenize(text)
     check_tokens(text, tokens)
     assert squeeze("".join(t.text for t in tokens)) == squeeze(text)
@@ -310,9 +298,6 @@ def test_splitters_keep_every_character_and_every_line_break(name: str, data: st
         assert len(tokens) == len(lines)
 
 
-@pytest.mark.xfail(strict=True, reason="lines: _lines trims the line end with a fixed "
-                   "character list that lacks U+001F, U+1680, U+2000..U+200A, U+202F and "
-                   "U+205F, so such whitespace stays at the end of the sentence")
 @pytest.mark.parametrize("text", ["a\x1f", "a\u2003", "a\u2009\nb", "\u3000中文\u202f"])
 def test_lines_trims_all_trailing_whitespace(text: str) -> None:
     check_tokens(text, get_splitter("lines").tokenize(text))
