@@ -15,7 +15,23 @@ fixed vocabulary (:data:`KINDS`):
 ``identity-edit``
     a correction equals the text it replaces, so it changes nothing;
 ``bad-annotator``
-    a missing or non-integer annotator id, or one that contradicts its ChERRANT ``T`` line.
+    a missing or non-integer annotator id, or one that contradicts its ChERRANT ``T`` line;
+``malformed-type``
+    (HOO) a ``type`` attribute into which other annotation leaked (``RT cset ="2"``);
+``original-mismatch``
+    (HOO) a stored ``<original>`` that differs from the text at the edit's offsets;
+``split-character``
+    (HOO 2011) a byte offset that falls inside a multi-byte UTF-8 character;
+``paragraph-span``
+    (HOO 2012) an edit that spans two paragraphs;
+``unknown-part``
+    (HOO 2012) an edit without a ``part`` or naming a PART the source does not have;
+``unpaired-file``
+    (HOO) a text or source file without its gold file, or a gold file without its text.
+
+For HOO data the file is the gold file (or the text or source file for a problem of its
+own), the line that of the ``<edit>`` element, and the "sentence" is the 1-based number of
+the document (HOO 2012: of the PART) in the order :func:`read` gives them.
 
 >>> import io
 >>> text = "S a b c\\nA 1 2|||X|||b|||REQUIRED|||-NONE-|||0\\nA 5 6|||X|||d|||REQUIRED|||-NONE-|||0\\n"
@@ -25,15 +41,16 @@ fixed vocabulary (:data:`KINDS`):
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 from gecformats.errors import GecFormatError
-from gecformats.formats import m2
+from gecformats.formats import hoo2011, hoo2012, m2
 from gecformats.io import Source, source_name
-from gecformats.model import Edit, Sentence
+from gecformats.model import Document, Edit, Sentence
 
-KINDS = (
+M2_KINDS = (
     "syntax",
     "offset-out-of-range",
     "duplicate-edit",
@@ -41,6 +58,28 @@ KINDS = (
     "identity-edit",
     "bad-annotator",
 )
+"""The kinds of problem an M2 file can have."""
+
+HOO_KINDS = (
+    "syntax",
+    "offset-out-of-range",
+    "duplicate-edit",
+    "overlap",
+    "identity-edit",
+    "malformed-type",
+    "original-mismatch",
+    "split-character",
+    "paragraph-span",
+    "unknown-part",
+    "unpaired-file",
+)
+"""The kinds of problem HOO 2011 and HOO 2012 data can have."""
+
+KINDS = M2_KINDS + tuple(kind for kind in HOO_KINDS if kind not in M2_KINDS)
+"""Every kind of problem, M2's first."""
+
+FORMATS = ("m2", "hoo2011", "hoo2012")
+"""The formats :func:`validate` checks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,18 +114,25 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
     """Check an annotation file and yield every problem found, in file order.
 
     Args:
-        source: a path or an open file.
-        format: the file's format (only ``m2`` so far).
+        source: M2: a path or an open file.  HOO: a path, as for
+            :func:`gecformats.formats.hoo2011.read` and
+            :func:`gecformats.formats.hoo2012.read` (a text or source file, a gold file or
+            a folder); every document is checked, one at a time.
+        format: the file's format, one of :data:`FORMATS`.
 
     Yields:
         :class:`Problem` s, streaming (the file is never loaded whole).
 
     Raises:
         OSError: the file cannot be opened or read.
-        GecFormatError: the file is not text (invalid UTF-8), or the format is unknown.
+        GecFormatError: the file is not text (invalid UTF-8), the format is unknown, or HOO
+            data is given as an open file.
     """
+    if format in ("hoo2011", "hoo2012"):
+        yield from _validate_hoo(source, format)
+        return
     if format != "m2":
-        raise GecFormatError(f"cannot validate format {format!r} (known: m2)")
+        raise GecFormatError(f"cannot validate format {format!r} (known: {', '.join(FORMATS)})")
     name = source_name(source)
     syntax: list[tuple[int, GecFormatError]] = []
     for number, sentence, edit_lines in m2.read_checked(source, syntax):
@@ -174,3 +220,130 @@ def _overlap(a: Edit, b: Edit) -> bool:
     if b.start == b.end:
         return a.start < b.start < a.end
     return a.start < b.end and b.start < a.end
+
+
+def _validate_hoo(source: Source, format: str) -> Iterator[Problem]:
+    if not isinstance(source, (str, os.PathLike)) or os.fspath(source) == "-":
+        raise GecFormatError(f"{format} data is checked from files: give a text file, a gold "
+                             "file or a folder", source_name(source))
+    suffix = hoo2011.TEXT_SUFFIX if format == "hoo2011" else hoo2012.SOURCE_SUFFIX
+    label = "HOO 2011" if format == "hoo2011" else "HOO 2012"
+    number = 0  # documents (HOO 2012: PARTs) checked so far
+    for id, text_path, gold_path in hoo2011.pair_files(source, suffix, label, strict=False):
+        if text_path is None or gold_path is None:
+            present = text_path if text_path is not None else gold_path
+            missing = (f"gold file {id}{hoo2011.GOLD_SUFFIX}" if gold_path is None
+                       else f"{'text' if format == 'hoo2011' else 'source'} file {id}{suffix}")
+            yield Problem(str(present), None, None, "unpaired-file",
+                          f"document {id} has no {missing}")
+            continue
+        gold_name = str(gold_path)
+        errors: list[tuple[int | None, GecFormatError]] = []
+        try:
+            text = text_path.read_bytes()
+            gold = hoo2011.read_limited(gold_path)
+            if format == "hoo2011":
+                found: list[GecFormatError] = []
+                document, lines = hoo2011.parse_checked(text, gold, found, id=id,
+                                                        text_name=str(text_path),
+                                                        gold_name=gold_name)
+                documents, edit_lines = [document], [lines]
+                errors = [(0, error) for error in found]
+            else:
+                documents, edit_lines = hoo2012.parse_checked(
+                    text, gold, errors, id=id, source_name=str(text_path), gold_name=gold_name)
+        except GecFormatError as exc:  # the whole file is unreadable: on to the next one
+            yield Problem(exc.file or gold_name, exc.line, number + 1, exc.kind, exc.message)
+            number += format == "hoo2011"
+            continue
+        problems = [Problem(error.file or gold_name, error.line,
+                            None if part is None else number + part + 1, error.kind,
+                            error.message) for part, error in errors]
+        for i, document in enumerate(documents):
+            problems.extend(check_document(document, gold_name, number + i + 1, edit_lines[i]))
+        problems.sort(key=lambda p: p.line or 0)  # stable: a line's problems keep their order
+        yield from problems
+        number += len(documents)
+
+
+def check_document(
+    document: Document,
+    file: str,
+    number: int,
+    edit_lines: Sequence[int] | None = None,
+) -> Iterator[Problem]:
+    """Check the edits of one HOO document (character offsets); yield its problems in line
+    order.
+
+    Checks: offsets out of range (``start < 0``, ``end`` past the text, ``start > end``),
+    duplicate, identity and overlapping edits, malformed types, a stored original
+    (``hoo.original`` in the edit's meta) that differs from the text at the offsets, and
+    edits that span a paragraph break.
+
+    Args:
+        document: the document.
+        file: the file name to report (the gold file).
+        number: the document's 1-based number to report.
+        edit_lines: the line of each edit (``None``: unknown).
+    """
+    text = document.text
+    n = len(text)
+    lines = edit_lines or ()
+    found: list[tuple[int, int, Problem]] = []
+
+    def report(line: int | None, order: int, kind: str, message: str) -> None:
+        found.append((line or 0, order, Problem(file, line, number, kind, message)))
+
+    seen: dict[tuple[int, int, tuple[tuple[str, ...], ...]], int] = {}
+    in_range: list[tuple[int, Edit]] = []
+    for i, edit in enumerate(document.edits):
+        line = lines[i] if i < len(lines) else None
+        index = edit.get_meta("hoo.index")
+        what = f"edit {index}" if index else f"edit {edit.start}-{edit.end}"
+        type, cset = hoo2011.repair_type(edit.type)
+        if cset is not None:
+            report(line, i, "malformed-type", f"{what}: type {edit.type!r} is malformed "
+                   f"(read as type {type!r} with cset {cset!r})")
+        if edit.start < 0 or edit.end > n or edit.start > edit.end:
+            why = ("starts after it ends" if edit.start > edit.end
+                   else f"does not fit the text's {n} characters")
+            report(line, i, "offset-out-of-range",
+                   f"{what} (characters {edit.start}-{edit.end}) {why}")
+            continue
+        original = text[edit.start:edit.end]
+        stored = edit.get_meta("hoo.original")
+        if stored is not None and stored != original:
+            only = " (in white space only)" if stored.strip() == original.strip() else ""
+            report(line, i, "original-mismatch", f"{what}: the stored original {stored!r} "
+                   f"differs from the text at the offsets {original!r}{only}")
+        for b in document.breaks:
+            if edit.start < b < edit.end:
+                report(line, i, "paragraph-span", f"{what} (characters {edit.start}-{edit.end}) "
+                       f"spans the paragraph break at {b}")
+                break
+        key = (edit.start, edit.end, edit.corrections)
+        if key in seen:
+            first = seen[key]
+            report(line, i, "duplicate-edit", f"{what} repeats the edit of "
+                   + (f"line {first}" if first else "an earlier line"))
+            continue
+        seen[key] = line or 0
+        for alt in edit.corrections:
+            if "".join(alt) == original:
+                change = f"replaces {original!r} with itself" if original else "inserts nothing"
+                report(line, i, "identity-edit", f"{what} {change}"
+                       + (f" (type {edit.type})" if edit.type else ""))
+                break
+        for j, other in in_range:
+            if _overlap(edit, other):
+                other_line = lines[j] if j < len(lines) else None
+                other_index = other.get_meta("hoo.index")
+                report(line, i, "overlap", f"{what} (characters {edit.start}-{edit.end}) overlaps "
+                       + (f"edit {other_index} " if other_index else "")
+                       + f"({other.start}-{other.end})"
+                       + (f" of line {other_line}" if other_line else ""))
+                break
+        in_range.append((i, edit))
+    found.sort(key=lambda item: (item[0], item[1]))
+    for _, _, problem in found:
+        yield problem

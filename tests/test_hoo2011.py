@@ -315,3 +315,11 @@ def test_real_data_round_trip() -> None:
         identical += xml.encode() == original.replace(b"\r\n", b"\n")
     # byte for byte (but for CRLF) wherever no stored original had lost its edge space
     assert identical == 25
+
+
+def test_module_examples() -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module("gecformats.formats.hoo2011"))
+    assert result.attempted > 0 and result.failed == 0

@@ -214,3 +214,11 @@ def test_real_sample_round_trip_through_files(tmp_path: Path) -> None:
     again = list(hoo2012.read(tmp_path))
     assert again == docs
     assert [e.meta for d in again for e in d.edits] == [e.meta for d in docs for e in d.edits]
+
+
+def test_module_examples() -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module("gecformats.formats.hoo2012"))
+    assert result.attempted > 0 and result.failed == 0

@@ -5,14 +5,23 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, shared_file
-from gecformats.validate import KINDS, Problem, check_sentence, validate
-from gecformats.model import Edit, Sentence
+from conftest import FIXTURES, SHARED, shared_file
+from gecformats.errors import GecFormatError
+from gecformats.validate import (
+    HOO_KINDS,
+    KINDS,
+    M2_KINDS,
+    Problem,
+    check_document,
+    check_sentence,
+    validate,
+)
+from gecformats.model import Document, Edit, Sentence
 
 INVALID = FIXTURES / "m2" / "invalid"
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", M2_KINDS)
 def test_each_kind_has_a_fixture_that_shows_it(kind: str) -> None:
     problems = list(validate(INVALID / f"{kind}.m2"))
     assert problems and {p.kind for p in problems} == {kind}
@@ -75,3 +84,94 @@ def test_nlpcc_gold_problems() -> None:
 def test_conll14_gold_is_clean() -> None:
     path = shared_file("corpora/conll14/conll14st-test-data/noalt/official-2014.combined.m2")
     assert list(validate(path)) == []
+
+
+# ---------------------------------------------------------------------------- HOO
+
+
+HOO2011_INVALID = FIXTURES / "hoo2011" / "invalid"
+HOO2012_INVALID = FIXTURES / "hoo2012" / "invalid"
+
+
+def test_kinds_are_m2_then_hoo() -> None:
+    assert KINDS[:len(M2_KINDS)] == M2_KINDS and set(KINDS) == set(M2_KINDS) | set(HOO_KINDS)
+    assert len(set(KINDS)) == len(KINDS)
+
+
+def test_each_hoo_kind_has_a_fixture_that_shows_it() -> None:
+    problems = [*validate(HOO2011_INVALID, "hoo2011"), *validate(HOO2012_INVALID, "hoo2012")]
+    assert {p.kind for p in problems} == set(HOO_KINDS)
+
+
+def test_hoo2011_fixture_details() -> None:
+    gold = str(HOO2011_INVALID / "Gold" / "0001GE.xml")
+    found = [(p.file, p.line, p.sentence, p.kind) for p in validate(HOO2011_INVALID, "hoo2011")]
+    assert found == [
+        (gold, 3, 1, "split-character"),
+        (gold, 9, 1, "original-mismatch"),
+        (gold, 15, 1, "identity-edit"),
+        (gold, 21, 1, "malformed-type"),
+        (gold, 21, 1, "overlap"),
+        (gold, 27, 1, "duplicate-edit"),
+        (gold, 33, 1, "overlap"),
+        (gold, 39, 1, "syntax"),
+        (gold, 45, 1, "offset-out-of-range"),
+        (str(HOO2011_INVALID / "Gold" / "0002GE.xml"), 8, 2, "syntax"),
+        (str(HOO2011_INVALID / "Raw" / "0003.txt"), None, None, "unpaired-file"),
+        (str(HOO2011_INVALID / "Gold" / "0004GE.xml"), None, None, "unpaired-file"),
+    ]
+    messages = {p.kind: p.message for p in validate(HOO2011_INVALID / "Raw" / "0001.txt", "hoo2011")}
+    assert "'CC set=\"3\"'" in messages["malformed-type"] and "'CC'" in messages["malformed-type"]
+    assert "'3'" in messages["malformed-type"]
+    assert "'tea'" in messages["original-mismatch"] and "white space" not in messages["original-mismatch"]
+
+
+def test_hoo2012_fixture_details() -> None:
+    gold = str(HOO2012_INVALID / "Gold" / "0001GE.xml")
+    found = [(p.file, p.line, p.sentence, p.kind) for p in validate(HOO2012_INVALID, "hoo2012")]
+    assert found == [
+        (gold, 3, 1, "paragraph-span"),
+        (gold, 9, None, "unknown-part"),
+        (gold, 17, 1, "original-mismatch"),
+        (gold, 25, 1, "offset-out-of-range"),
+    ]
+
+
+def test_clean_hoo_fixtures() -> None:
+    assert list(validate(FIXTURES / "hoo2012", "hoo2012")) == []
+    found = [(p.line, p.kind, p.message) for p in validate(FIXTURES / "hoo2011", "hoo2011")]
+    assert [(line, kind) for line, kind, _ in found] == [(22, "original-mismatch"),
+                                                         (44, "malformed-type")]
+    assert "(in white space only)" in found[0][2]
+
+
+def test_check_document_paragraphs_and_ranges() -> None:
+    doc = Document("ab.Cd.", (Edit(3, 3, (("X",),)), Edit(1, 4, (("y",),)), Edit(5, 9, ((),)),
+                              Edit(0, 1, (("a",), ("b",)))), breaks=(3,))
+    found = [(p.kind, p.line) for p in check_document(doc, "f.xml", 4, [10, 20, 30, 40])]
+    assert found == [("paragraph-span", 20), ("overlap", 20), ("offset-out-of-range", 30),
+                     ("identity-edit", 40)]
+    assert [p.sentence for p in check_document(doc, "f.xml", 4)] == [4, 4, 4, 4]
+
+
+def test_hoo_needs_paths_and_formats_are_named() -> None:
+    with pytest.raises(GecFormatError, match="from files"):
+        list(validate(io.StringIO("x"), "hoo2011"))
+    with pytest.raises(GecFormatError, match="m2, hoo2011, hoo2012"):
+        list(validate(io.StringIO("x"), "nope"))
+
+
+def test_hoo2011_real_data_problems() -> None:
+    shared_file("corpora/hoo/hoo2011/test/Gold/1005GE.xml")
+    base = SHARED / "corpora" / "hoo" / "hoo2011"
+    problems = [*validate(base / "develop", "hoo2011"), *validate(base / "test", "hoo2011")]
+    malformed = [(Path(p.file).name, p.line) for p in problems if p.kind == "malformed-type"]
+    assert malformed == [("1005GE.xml", 461), ("1005GE.xml", 732), ("1066GE.xml", 163)]
+    mismatches = [p for p in problems if p.kind == "original-mismatch"]
+    assert len(mismatches) == 16 and all("white space only" in p.message for p in mismatches)
+    assert len(problems) == 19
+
+
+def test_hoo2012_real_sample_is_clean() -> None:
+    path = shared_file("corpora/hoo/hoo2012/train-sample")
+    assert list(validate(path, "hoo2012")) == []

@@ -103,3 +103,11 @@ def test_iterparse_from_bytes_and_open_file_with_syntax_error() -> None:
             got.append(element.text)
     assert got == ["1", "2"] and info.value.file == "f.xml" and info.value.line == 3
     assert [e.text for e in iterparse(b"<d><s>x</s><s>y</s></d>", "s")] == ["x", "y"]
+
+
+def test_module_examples() -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module("gecformats.xmlsafe"))
+    assert result.attempted > 0 and result.failed == 0

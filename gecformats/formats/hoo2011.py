@@ -239,7 +239,7 @@ def _read_edit(element: etree._Element, text: str, to_char: list[int] | None, nb
     end = offset_attribute(attrib.get("end"), "end")
     if start > end or end > nbytes:
         why = "starts after it ends" if start > end else f"ends after the text's {nbytes} bytes"
-        raise GecFormatError(f"bytes {start}-{end} {why}", kind="offset-out-of-range")
+        raise GecFormatError(f"the span {start}-{end} (bytes) {why}", kind="offset-out-of-range")
     if to_char is not None:
         cstart, cend = to_char[start], to_char[end]
         if cstart < 0 or cend < 0:

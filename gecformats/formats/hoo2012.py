@@ -130,7 +130,7 @@ def parse(
 def parse_checked(
     source_xml: bytes,
     gold_xml: bytes,
-    problems: list[GecFormatError] | None,
+    problems: list[tuple[int | None, GecFormatError]] | None,
     *,
     id: str | None = None,
     source_name: str | None = None,
@@ -139,8 +139,10 @@ def parse_checked(
     """Parse like :func:`parse`, but record faulty edits instead of stopping at the first.
 
     Args:
-        problems: where edit-level errors go (the edit is then left out); ``None`` raises
-            them.  Errors of a whole file (XML syntax, a bad source structure) are raised.
+        problems: where edit-level errors go, as ``(part, error)`` pairs (``part``: the
+            0-based position of the edit's PART, ``None`` when it has none); the edit is
+            left out.  ``None`` raises them.  Errors of a whole file (XML syntax, a bad
+            source structure) are always raised.
 
     Returns:
         ``(documents, lines)``: the parts, and for each part the gold line of each edit.
@@ -177,7 +179,7 @@ def parse_checked(
                                    exc.kind)
             if problems is None:
                 raise error from None
-            problems.append(error)
+            problems.append((by_part.get(element.get("part", "")), error))
             continue
         edits[i].append(edit)
         lines[i].append(element.sourceline)
@@ -260,7 +262,8 @@ def _read_edit(
     n = len(texts[i])
     if start > end or end > n:
         why = "starts after it ends" if start > end else f"ends after the {n} characters of part {part}"
-        raise GecFormatError(f"characters {start}-{end} {why}", kind="offset-out-of-range")
+        raise GecFormatError(f"the span {start}-{end} (characters) {why}",
+                             kind="offset-out-of-range")
     meta: list[tuple[str, str]] = []
     extras: list[tuple[str, str]] = []
     for key, value in attrib.items():
