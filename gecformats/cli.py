@@ -84,10 +84,25 @@ def _root(
 FORMAT_HELP = f"Format name ({', '.join(formats.FORMATS)}); inferred from the suffix if omitted."
 
 
+class TokenizerName(str, Enum):
+    en = "en"
+    zh = "zh"
+    char = "char"
+    space = "space"
+
+
+class SplitterName(str, Enum):
+    punkt = "punkt"
+    lines = "lines"
+
+
 @app.command()
 def convert(
-    input: str = typer.Argument(..., help="Input file ('-' for standard input, needs --from)."),
-    output: str = typer.Argument(..., help="Output file ('-' for standard output)."),
+    input: str = typer.Argument(
+        ..., help="Input file ('-' for standard input, needs --from); for HOO a text or gold "
+        "file of one document, or a directory with Raw/ and Gold/."
+    ),
+    output: str = typer.Argument(..., help="Output file ('-' for standard output); for HOO a directory."),
     from_format: Optional[str] = typer.Option(None, "--from", help=FORMAT_HELP),
     to_format: Optional[str] = typer.Option(None, "--to", help=FORMAT_HELP),
     deletion: Deletion = typer.Option(
@@ -99,9 +114,35 @@ def convert(
         "of each reference only (what the NUS scorer reads); 'split' every alignment into an "
         "annotator of its own.",
     ),
+    tokenizer: TokenizerName = typer.Option(
+        TokenizerName.en, help="HOO → M2: how to tokenize (en: nltk Penn Treebank words, zh: "
+        "jieba, char, space). M2 → HOO: what the tokens are (zh/char are joined without spaces)."
+    ),
+    sentences: SplitterName = typer.Option(
+        SplitterName.punkt, help="HOO → M2: sentence splitting (punkt: line breaks + Punkt with "
+        "a built-in abbreviation list; lines: one sentence per line)."
+    ),
+    text: Optional[str] = typer.Option(
+        None, help="M2 → HOO: the original text file, or a directory of texts (its Raw/), one "
+        "document each in name order; default: the tokens joined by spaces, one sentence per line."
+    ),
+    shrink: bool = typer.Option(
+        False, help="HOO → M2: trim tokens an edit's original and correction share (as CoNLL did) "
+        "instead of keeping the annotator's span."
+    ),
+    report_path: Optional[str] = typer.Option(
+        None, "--report", metavar="R.json",
+        help="HOO → M2: write the conversion report (counts and every widened, dropped or "
+        "inconsistent case) as JSON.",
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing unless something was dropped."),
 ) -> None:
-    """Convert INPUT to OUTPUT (format → edit model → format). The output appears whole or not at all."""
+    """Convert INPUT to OUTPUT (format → edit model → format). The output appears whole or not at all.
+
+    HOO (character offsets) → M2 (tokens) tokenizes with --tokenizer and --sentences and
+    prints a one-line summary; every edit that could not be carried over exactly is listed
+    in the --report file.
+    """
     options: dict[str, object] = {}
     to_name = to_format
     with user_errors():
@@ -109,11 +150,22 @@ def convert(
         if to_name == "m2":
             options["deletion"] = {"keep": None, "empty": "", "none": "-NONE-"}[deletion.value]
             options["targets"] = targets.value
-        report = convert_file(input, output, from_format=from_format, to_format=to_name, **options)
+        report = convert_file(input, output, from_format=from_format, to_format=to_name,
+                              tokenizer=tokenizer.value, sentences=sentences.value, text=text,
+                              shrink=shrink, **options)
+        if report.conversion is not None and report_path is not None:
+            report.conversion.write_json(report_path)
+    if report.conversion is not None:
+        typer.echo(f"gecformats: {report.conversion.summary()}", err=True)
     for line in report.lines():
         typer.echo(f"gecformats: {line}", err=True)
     if not quiet:
-        typer.echo(f"gecformats: wrote {report.sentences} sentences to {output}", err=True)
+        typer.echo(f"gecformats: wrote {report.sentences} {_unit_name(to_name)} to {output}", err=True)
+
+
+def _unit_name(format_name: str | None) -> str:
+    module = formats.FORMATS.get(format_name or "")
+    return "documents" if module is not None and getattr(module, "UNIT", "") == "char" else "sentences"
 
 
 @app.command()

@@ -164,3 +164,35 @@ def _umask() -> int:
 def ensure_parent(path: str | os.PathLike[str]) -> None:
     """Create the folder that will hold ``path`` if it does not exist yet."""
     Path(os.fspath(path)).parent.mkdir(parents=True, exist_ok=True)
+
+
+@contextmanager
+def atomic_directory(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """A folder to write many files into, so that they all appear or none does.
+
+    Yields a temporary folder beside ``path``.  When the ``with`` block ends without an
+    exception its files are moved into ``path`` (created if needed; files already there
+    with other names stay, files with the same names are replaced); otherwise the
+    temporary folder is removed and ``path`` is left as it was.
+    """
+    import shutil
+
+    target = Path(os.fspath(path))
+    parent = target.absolute().parent
+    parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
+    try:
+        yield tmp
+        if not target.exists():
+            os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp creates 0700; give the usual mode
+            os.replace(tmp, target)
+            return
+        for src in sorted(tmp.rglob("*")):
+            if src.is_file():
+                dst = target / src.relative_to(tmp)
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(src, dst)
+        shutil.rmtree(tmp, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise

@@ -8,6 +8,7 @@ examples.  The CLI prints it, so that nothing is ever lost silently.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 MAX_EXAMPLES = 3
 """How many examples of each loss a report keeps."""
@@ -28,10 +29,13 @@ class Report:
     Attributes:
         sentences: how many sentences were written.
         losses: what was dropped, by description (e.g. ``"alternative alignments"``).
+        conversion: set by :func:`gecformats.convert.convert` when the conversion changed
+            the offset unit: the :class:`~gecformats.retokenize.ConversionReport`.
     """
 
     sentences: int = 0
     losses: dict[str, Loss] = field(default_factory=dict)
+    conversion: Any = None
 
     def drop(self, what: str, example: str, count: int = 1) -> None:
         """Record that ``count`` items of kind ``what`` were dropped; keep ``example``."""

@@ -53,6 +53,7 @@ from typing import Any
 
 from gecformats import __version__
 from gecformats.errors import GecFormatError
+from gecformats.formats.hoo2011 import repair_type
 from gecformats.model import Document, Edit, Sentence, apply_edits, make_edit
 from gecformats.tokenize import IGNORABLE, OffsetMap, Token, Tokenizer, get_splitter, get_tokenizer
 
@@ -254,12 +255,14 @@ def documents_to_sentences(
     tokenizer: str | Tokenizer = "en",
     sentences: str | Tokenizer = "punkt",
     report: ConversionReport | None = None,
+    **options: bool,
 ) -> Iterator[Sentence]:
-    """:func:`to_sentences` over many documents, streaming, into one report."""
+    """:func:`to_sentences` over many documents, streaming, into one report (``options``:
+    ``check``, ``repair_spaces``, ``shrink``)."""
     if report is None:
         report = ConversionReport()
     for document in documents:
-        yield from to_sentences(document, tokenizer, sentences, report)
+        yield from to_sentences(document, tokenizer, sentences, report, **options)
 
 
 @dataclass(slots=True)
@@ -437,21 +440,6 @@ def _anchored_diff(
         e -= 1
         ne -= 1
     return s, e, tuple(t.text for t in new[ns:ne])
-
-
-def repair_type(raw: str) -> tuple[str, str | None]:
-    """Split a HOO type into the type and a ``cset`` leaked into it (``RT cset ="2"``).
-
-    >>> repair_type('RT cset ="2"')
-    ('RT', '2')
-    >>> repair_type("MD")
-    ('MD', None)
-    """
-    head, sep, rest = raw.partition(" ")
-    if not sep:
-        return raw, None
-    digits = "".join(ch for ch in rest if ch.isdigit())
-    return head, digits or None
 
 
 def _check(

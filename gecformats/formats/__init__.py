@@ -1,7 +1,9 @@
 """The formats gecformats reads and writes, one module each, found by name or suffix.
 
-Every format module has ``NAME``, ``SUFFIXES``, ``read(source) -> Iterator[Sentence]`` and
-``write(sentences, dest, **options) -> Report``.
+Every format module has ``NAME``, ``SUFFIXES``, ``read(source)`` and
+``write(items, dest, **options) -> Report``.  Token formats (M2) read and write
+:class:`~gecformats.model.Sentence` s; character formats (HOO 2011 and 2012, ``UNIT =
+"char"``) read and write :class:`~gecformats.model.Document` s.
 """
 
 from __future__ import annotations
@@ -10,9 +12,9 @@ import os
 from types import ModuleType
 
 from gecformats.errors import GecFormatError
-from gecformats.formats import m2
+from gecformats.formats import hoo2011, hoo2012, m2
 
-FORMATS: dict[str, ModuleType] = {module.NAME: module for module in (m2,)}
+FORMATS: dict[str, ModuleType] = {module.NAME: module for module in (m2, hoo2011, hoo2012)}
 """Format name → module."""
 
 
