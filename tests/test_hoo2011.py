@@ -162,6 +162,8 @@ def test_bad_offsets(start: object, end: object, kind: str) -> None:
 def test_unexpected_elements_and_root() -> None:
     with pytest.raises(GecFormatError, match="<edit>"):
         parse("ab", edit_xml(0, 1, "<foo/>"))
+    with pytest.raises(GecFormatError, match="both text and <empty/>"):
+        parse("ab", edit_xml(0, 1, "<corrections><correction>x<empty/></correction></corrections>"))
     with pytest.raises(GecFormatError, match="not <edits>"):
         hoo2011.parse(b"ab", b"<other/>")
     with pytest.raises(GecFormatError) as info:

@@ -127,6 +127,10 @@ def test_stored_original_mismatch_and_other_file_are_kept() -> None:
     assert doc.edits[0].get_meta("hoo.original") == "x"
     assert doc.edits[0].get_meta("hoo.file") == "8"
     assert 'file="8"' in hoo2012.dumps_gold([doc])
+    other_root = gold(edit_xml(0, 3, original="One")).replace(b'<edits file="7">', b'<edits file="6">')
+    [doc, _] = hoo2012.parse(SOURCE, other_root, id="7")
+    assert doc.meta["hoo2012.file"] == "6" and doc.edits[0].get_meta("hoo.file") is None
+    assert '<edits file="6">' in hoo2012.dumps_gold([doc])
 
 
 def test_bad_sources() -> None:

@@ -332,6 +332,8 @@ def _text_or_empty(element: etree._Element) -> str | None:
     children = [c for c in element if isinstance(c.tag, str)]
     if children:
         if len(children) == 1 and children[0].tag == "empty":
+            if (element.text or "").strip() or (children[0].tail or "").strip():
+                raise GecFormatError(f"<{element.tag}> holds both text and <empty/>")
             return ""
         names = ", ".join(f"<{c.tag}>" for c in children)
         raise GecFormatError(f"unexpected element {names} in <{element.tag}>")
@@ -568,7 +570,8 @@ def check_id(id: str, seen: set[str]) -> None:
     if not id or id in (".", "..") or "/" in id or os.sep in id or "\0" in id:
         raise ValueError(f"document id {id!r} cannot be used as a file name")
     if id in seen:
-        raise ValueError(f"two documents have the id {id!r}")
+        raise ValueError(f"two documents have the id {id!r} (each is written to its own "
+                         "files; give them distinct ids)")
     seen.add(id)
 
 

@@ -339,8 +339,9 @@ def dumps_source(parts: Sequence[Document]) -> str:
 
 def dumps_gold(parts: Sequence[Document]) -> str:
     """The gold edit XML of one script (its parts, in order), laid out like the HOO 2012
-    files: ``file`` on the root and ``file`` and ``part`` on every edit, attributes in
-    alphabetical order, ``<original>`` (the text at the offsets) then ``<corrections>``.
+    files: ``file`` on the root (``hoo2012.file``, or the id) and ``file`` and ``part`` on
+    every edit, attributes in alphabetical order, ``<original>`` (the text at the offsets)
+    then ``<corrections>``.
     An edit without ``hoo.index`` gets its 1-based position in the script (four digits).
 
     Raises:
@@ -348,11 +349,12 @@ def dumps_gold(parts: Sequence[Document]) -> str:
             string holds a character XML 1.0 cannot carry.
     """
     id = parts[0].id if parts and parts[0].id is not None else "0001"
+    root = {"file": parts[0].meta.get("hoo2012.file", id) if parts else id}
     lines = [_DECLARATION]
     if not any(document.edits for document in parts):
-        lines.append(f"<edits {format_attributes({'file': id})}/>")
+        lines.append(f"<edits {format_attributes(root)}/>")
         return "\n".join(lines) + "\n"
-    lines.append(f"<edits {format_attributes({'file': id})}>")
+    lines.append(f"<edits {format_attributes(root)}>")
     k = 0
     for part_id, document in zip(part_ids(parts), parts):
         text = document.text
