@@ -9,7 +9,8 @@ import pytest
 
 from conftest import ROOT
 
-MODULES = ["gecformats.model", "gecformats.formats.m2", "gecformats.validate", "gecformats.stats"]
+MODULES = ["gecformats.model", "gecformats.formats.m2", "gecformats.validate", "gecformats.stats",
+           "gecformats.tokenize", "gecformats.retokenize"]
 
 
 def test_readme_examples(monkeypatch: pytest.MonkeyPatch) -> None:
