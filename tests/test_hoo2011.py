@@ -244,6 +244,16 @@ def test_writer_numbers_documents_and_edits_and_reports_losses(tmp_path: Path) -
         hoo2011.write([Document("a", id="../x")], tmp_path)
 
 
+def test_write_leaves_nothing_behind_on_error(tmp_path: Path) -> None:
+    def documents():
+        yield Document("a", id="1")
+        raise GecFormatError("broken input")
+
+    with pytest.raises(GecFormatError):
+        hoo2011.write(documents(), tmp_path / "out")
+    assert not (tmp_path / "out").exists() and list(tmp_path.iterdir()) == []
+
+
 def test_writer_escapes_and_refuses() -> None:
     doc = Document('a "b" & <c>\r', (Edit(0, 12, (('"x" & <y>\r',),), 'T "1"'),), id="e")
     xml = hoo2011.dumps(doc)

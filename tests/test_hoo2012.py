@@ -184,6 +184,10 @@ def test_writer_refusals_and_losses(tmp_path: Path) -> None:
     report = hoo2012.write([Document("a", (edit,), id="c")], tmp_path, text=False)
     assert list(report.losses) == ["cset groups"]
     assert not (tmp_path / "Raw" / "c.xml").exists()
+    with pytest.raises(ValueError):  # nothing of a failed write appears
+        hoo2012.write([Document("a", id="d"), Document("b", id="e"), Document("c", id="d")],
+                      tmp_path / "new")
+    assert not (tmp_path / "new").exists()
 
 
 def test_optional_and_detection_only_edits_round_trip() -> None:

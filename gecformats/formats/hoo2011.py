@@ -66,7 +66,7 @@ from lxml import etree
 
 from gecformats import xmlsafe
 from gecformats.errors import GecFormatError
-from gecformats.io import atomic_output
+from gecformats.io import atomic_directory, atomic_output
 from gecformats.model import Document, Edit, make_edit
 from gecformats.report import Report
 
@@ -522,10 +522,12 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str], *, text: 
     """Write documents in the distribution layout: ``dest/Gold/<id>GE.xml`` and, with
     ``text``, ``dest/Raw/<id>.txt`` (UTF-8, exactly ``document.text``).
 
-    Each file is written atomically.  Documents without an id are numbered ``0001``,
-    ``0002`` ... by their position.  Paragraph breaks (``Document.breaks``), comments other
-    than ``-NONE-`` and annotator ids other than 0 have no place in HOO 2011: they are
-    dropped and reported.
+    The output appears whole or not at all: the files are written into a temporary folder
+    beside ``dest`` and moved in once all are written (other files already in ``dest``
+    stay; files of the same names are replaced).  Documents without an id are numbered
+    ``0001``, ``0002`` ... by their position.  Paragraph breaks (``Document.breaks``),
+    comments other than ``-NONE-`` and annotator ids other than 0 have no place in HOO
+    2011: they are dropped and reported.
 
     Args:
         documents: the documents, streamed.
@@ -539,29 +541,29 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str], *, text: 
         ValueError: two documents have the same id, an id is not a plain file name, or
             :func:`dumps` refuses a document.
     """
-    dest = Path(dest)
-    gold_dir, raw_dir = dest / "Gold", dest / "Raw"
-    gold_dir.mkdir(parents=True, exist_ok=True)
-    if text:
-        raw_dir.mkdir(parents=True, exist_ok=True)
-    report = Report()
-    seen: set[str] = set()
-    for n, document in enumerate(documents, 1):
-        id = document.id if document.id is not None else f"{n:04d}"
-        check_id(id, seen)
-        if document.id is None:
-            document = document.replace(id=id)
-        if document.breaks:
-            report.drop("paragraph breaks", f"document {id}: {len(document.breaks)}",
-                        len(document.breaks))
-        report_edit_losses(document, report)
-        xml = dumps(document)
-        with atomic_output(gold_dir / f"{id}{GOLD_SUFFIX}") as fh:
-            fh.write(xml)
+    with atomic_directory(dest) as tmp:
+        gold_dir, raw_dir = tmp / "Gold", tmp / "Raw"
+        gold_dir.mkdir()
         if text:
-            with atomic_output(raw_dir / f"{id}{TEXT_SUFFIX}") as fh:
-                fh.write(document.text)
-        report.sentences += 1
+            raw_dir.mkdir()
+        report = Report()
+        seen: set[str] = set()
+        for n, document in enumerate(documents, 1):
+            id = document.id if document.id is not None else f"{n:04d}"
+            check_id(id, seen)
+            if document.id is None:
+                document = document.replace(id=id)
+            if document.breaks:
+                report.drop("paragraph breaks", f"document {id}: {len(document.breaks)}",
+                            len(document.breaks))
+            report_edit_losses(document, report)
+            xml = dumps(document)
+            with atomic_output(gold_dir / f"{id}{GOLD_SUFFIX}") as fh:
+                fh.write(xml)
+            if text:
+                with atomic_output(raw_dir / f"{id}{TEXT_SUFFIX}") as fh:
+                    fh.write(document.text)
+            report.sentences += 1
     return report
 
 

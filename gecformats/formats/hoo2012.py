@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
 
 from lxml import etree
 
@@ -77,7 +76,7 @@ from gecformats.formats.hoo2011 import (
     read_limited,
     report_edit_losses,
 )
-from gecformats.io import atomic_output
+from gecformats.io import atomic_directory, atomic_output
 from gecformats.model import Document, Edit, make_edit
 from gecformats.report import Report
 
@@ -420,7 +419,8 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str], *, text: 
 
     Consecutive documents with the same id form one script (its parts); a document without
     an id is a script of its own, numbered ``0001``, ``0002`` ... by its position among the
-    scripts.  Each file is written atomically.  Comments other than ``-NONE-``, annotator ids
+    scripts.  The output appears whole or not at all, as for
+    :func:`gecformats.formats.hoo2011.write`.  Comments other than ``-NONE-``, annotator ids
     other than 0 and HOO 2011 ``cset`` groups have no place in HOO 2012: they are dropped
     and reported.
 
@@ -437,34 +437,34 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str], *, text: 
             the same PART id, an id that is not a plain file name, or a document the XML
             writers refuse.
     """
-    dest = Path(dest)
-    gold_dir, raw_dir = dest / "Gold", dest / "Raw"
-    gold_dir.mkdir(parents=True, exist_ok=True)
-    if text:
-        raw_dir.mkdir(parents=True, exist_ok=True)
-    report = Report()
-    seen: set[str] = set()
-    for n, script in enumerate(_scripts(documents), 1):
-        id = script[0].id if script[0].id is not None else f"{n:04d}"
-        if id in seen and script[0].id is not None:
-            raise ValueError(f"the parts of script {id!r} are not consecutive")
-        check_id(id, seen)
-        if script[0].id is None:
-            script = [script[0].replace(id=id)]
-        for document in script:
-            report_edit_losses(document, report)
-            for edit in document.edits:
-                if edit.get_meta("hoo.cset") is not None:
-                    report.drop("cset groups", f"document {id}, edit {edit.start}-{edit.end}: "
-                                f"cset {edit.get_meta('hoo.cset')}")
-        gold = dumps_gold(script)
-        source = dumps_source(script) if text else ""
-        with atomic_output(gold_dir / f"{id}{GOLD_SUFFIX}") as fh:
-            fh.write(gold)
+    with atomic_directory(dest) as tmp:
+        gold_dir, raw_dir = tmp / "Gold", tmp / "Raw"
+        gold_dir.mkdir()
         if text:
-            with atomic_output(raw_dir / f"{id}{SOURCE_SUFFIX}") as fh:
-                fh.write(source)
-        report.sentences += len(script)
+            raw_dir.mkdir()
+        report = Report()
+        seen: set[str] = set()
+        for n, script in enumerate(_scripts(documents), 1):
+            id = script[0].id if script[0].id is not None else f"{n:04d}"
+            if id in seen and script[0].id is not None:
+                raise ValueError(f"the parts of script {id!r} are not consecutive")
+            check_id(id, seen)
+            if script[0].id is None:
+                script = [script[0].replace(id=id)]
+            for document in script:
+                report_edit_losses(document, report)
+                for edit in document.edits:
+                    if edit.get_meta("hoo.cset") is not None:
+                        report.drop("cset groups", f"document {id}, edit {edit.start}-{edit.end}: "
+                                    f"cset {edit.get_meta('hoo.cset')}")
+            gold = dumps_gold(script)
+            source = dumps_source(script) if text else ""
+            with atomic_output(gold_dir / f"{id}{GOLD_SUFFIX}") as fh:
+                fh.write(gold)
+            if text:
+                with atomic_output(raw_dir / f"{id}{SOURCE_SUFFIX}") as fh:
+                    fh.write(source)
+            report.sentences += len(script)
     return report
 
 
