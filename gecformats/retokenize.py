@@ -327,8 +327,10 @@ def _locate(
     # An insertion point (or a change of white space only).
     pos = a
     k = bisect.bisect_right(starts, pos) - 1
-    if k >= 0 and pos < sents[k].span.end:
-        return k  # strictly inside sentence k (or at its start)
+    if k >= 0 and sents[k].span.start < pos < sents[k].span.end:
+        return k
+    if k >= 0 and pos == sents[k].span.start:
+        k -= 1  # at a sentence start: between sentence k - 1 (if any) and this one
     before = k if k >= 0 else None
     after = k + 1 if k + 1 < len(sents) else None
     if before is None or after is None:
@@ -397,7 +399,8 @@ def _convert(
     corrections = [olds[start:s] + toks + olds[e:end] for s, e, toks in ranges]
     # Where the edit would have landed by offsets alone, to tell widening apart.
     ta, tb = _trimmed(text, edit.start, edit.end)
-    mapped = OffsetMap(old).char_to_token(max(ta, ss), min(tb, se)) if old else None
+    ta = min(max(ta, ss), se)
+    mapped = OffsetMap(old).char_to_token(ta, max(min(tb, se), ta)) if old else None
     if mapped is not None and mapped.widened:
         report.add("widened", {**case, "reason": "inside-token", "tokens": [start, end]})
     elif mapped is not None and (start < mapped.start or end > mapped.end):
@@ -524,8 +527,7 @@ def to_document(
     joined = tokenizer in JOINED_TOKENIZERS
     for number, sentence in enumerate(sents, 1):
         spans = doc.align(sentence.source, number)
-        for edit in sentence.annotators.get(annotator, ()):
-            edits.append(_char_edit(text, spans, edit, joined))
+        edits.extend(_char_edits(text, spans, sentence.annotators.get(annotator, ()), joined))
     doc.finish()
     return Document(text, tuple(edits), id=id, meta=dict(meta or {}))
 
@@ -566,8 +568,7 @@ def to_documents(
             if pending is None:
                 raise GecFormatError(f"the sentences end before document {doc_id} does")
             spans = doc.align(pending.source, number)
-            for edit in pending.annotators.get(annotator, ()):
-                edits.append(_char_edit(text, spans, edit, joined))
+            edits.extend(_char_edits(text, spans, pending.annotators.get(annotator, ()), joined))
             pending = None
         yield Document(text, tuple(edits), id=doc_id)
     if next(it, None) is not None:
@@ -653,6 +654,26 @@ def detokenize(tokens: Sequence[str], joined: bool = False) -> str:
     return "".join(out)
 
 
+def _char_edits(
+    text: str, spans: list[tuple[int, int]], edits: Sequence[Edit], joined: bool
+) -> list[Edit]:
+    """One sentence's token edits as character edits; a deletion gives back the space it
+    took along when that would make it overlap another edit ("a b ." minus "a" and "b")."""
+    out = [_char_edit(text, spans, edit, joined) for edit in edits]
+    for k, (edit, char) in enumerate(zip(edits, out)):
+        if edit.start == edit.end:
+            continue
+        exact = (spans[edit.start][0], spans[edit.end - 1][1])
+        if (char.start, char.end) != exact and any(
+            other.start < char.end and char.start < other.end
+            or (other.start == other.end and char.start < other.start < char.end)
+            for j, other in enumerate(out) if j != k
+        ):
+            out[k] = make_edit(exact[0], exact[1], char.corrections, char.type, char.required,
+                               char.comment, char.annotator, char.meta)
+    return out
+
+
 def _char_edit(text: str, spans: list[tuple[int, int]], edit: Edit, joined: bool) -> Edit:
     n = len(spans)
     s, e = edit.start, edit.end
@@ -664,10 +685,13 @@ def _char_edit(text: str, spans: list[tuple[int, int]], edit: Edit, joined: bool
         glue_left = bool(edit.correction) and edit.correction[0] in LEFT_ATTACHED and s > 0
         if n == 0:
             pos, pre, post = 0, "", ""
-        elif glue_left or s == n:
-            pos, pre, post = spans[s - 1][1], ("" if glue_left else gap), ""
+        elif glue_left:
+            pos, pre, post = spans[s - 1][1], "", ""
+        elif s < n and (s == 0 or spans[s - 1][1] < spans[s][0]):
+            pos, pre, post = spans[s][0], "", gap  # a word before the next word: "the "
         else:
-            pos, pre, post = spans[s][0], "", gap
+            # at the end, or before a token glued to the one before it ("it|,"): " a lot"
+            pos, pre, post = spans[s - 1][1], gap, ""
         for c in edit.corrections:
             corrections.append((pre + detokenize(c, joined) + post,) if c else ())
         start = end = pos
@@ -686,15 +710,16 @@ def _char_edit(text: str, spans: list[tuple[int, int]], edit: Edit, joined: bool
 def _deletion_span(
     text: str, spans: list[tuple[int, int]], s: int, e: int, edit: Edit
 ) -> tuple[int, int]:
-    """A deleted word takes the space after it (before a word) or before it (before
-    punctuation); deleted punctuation takes none."""
+    """The white space a deleted stretch of tokens takes with it, so that one space is
+    left where there were two: the space after it when there is space on both sides, the
+    space before it when it ends the sentence or is followed by glued punctuation ("word
+    ." → "."), none otherwise (deleted "," or "(")."""
+    n = len(spans)
     start, end = spans[s][0], spans[e - 1][1]
-    first = text[start:spans[s][1]]
-    if first in LEFT_ATTACHED:
-        return start, end
-    if e < len(spans) and text[spans[e][0]:spans[e][1]] not in LEFT_ATTACHED:
-        if spans[e][0] > end and text[end:spans[e][0]].isspace():
-            return start, spans[e][0]
-    if s > 0 and spans[s - 1][1] < start and text[spans[s - 1][1]:start].isspace():
+    space_before = s > 0 and spans[s - 1][1] < start and text[spans[s - 1][1]:start].isspace()
+    space_after = e < n and end < spans[e][0] and text[end:spans[e][0]].isspace()
+    if space_after and (space_before or s == 0):
+        return start, spans[e][0]
+    if space_before and (e == n or text[spans[e][0]:spans[e][1]] in LEFT_ATTACHED):
         return spans[s - 1][1], end
     return start, end
