@@ -177,6 +177,9 @@ def stats(
     """Count sentences, tokens, edits and noop lines per annotator, and error types."""
     with user_errors():
         reader = formats.get(from_format or formats.infer(file))
+        if getattr(reader, "UNIT", "token") == "char":
+            raise GecFormatError(f"stats counts tokens; convert {reader.NAME} data to M2 first "
+                                 f"(gecformats convert {file} OUT.m2 --from {reader.NAME})")
         result = count_stats(reader.read(file))
     typer.echo(json.dumps(result, ensure_ascii=False, indent=2) if as_json else format_stats(result))
 

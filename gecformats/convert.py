@@ -76,6 +76,8 @@ def convert(
                                        shrink=shrink)
     elif unit(reader) == "token" and unit(writer) == "char":
         items = _documents(items, text, tokenizer)  # type: ignore[arg-type]
+    elif reader.NAME == "hoo2012" and writer.NAME == "hoo2011":
+        items = _part_ids(items)  # type: ignore[arg-type]
     report = writer.write(items, dest, **options)
     report.conversion = conversion
     return report
@@ -102,6 +104,13 @@ def _documents(
         yield from to_documents(sentences, texts, tokenizer=tokenizer)
     else:
         yield to_document(sentences, _read_text(path), id=path.stem, tokenizer=tokenizer)
+
+
+def _part_ids(documents: Iterable[Document]) -> Iterator[Document]:
+    """HOO 2011 has no parts: each HOO 2012 PART becomes a document ``<id>-<part>``."""
+    for doc in documents:
+        part = doc.meta.get("hoo2012.part")
+        yield doc.replace(id=f"{doc.id}-{part}") if part is not None and doc.id else doc
 
 
 def _read_text(path: Path) -> str:

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 
 from gecformats.errors import GecFormatError
 from gecformats.formats import hoo2011, hoo2012, m2
@@ -89,9 +89,12 @@ class Problem:
     Attributes:
         file: the file's name.
         line: 1-based line number of the offending line.
-        sentence: 1-based number of the sentence (block) it belongs to, or ``None``.
+        sentence: 1-based number of the sentence (block) it belongs to, or ``None``; for
+            HOO data the number of the document (HOO 2012: of the PART).
         kind: one of :data:`KINDS`.
         message: what is wrong.
+        unit: what ``sentence`` counts, ``"sentence"`` or ``"document"`` (only shown in
+            the text form).
     """
 
     file: str
@@ -99,15 +102,18 @@ class Problem:
     sentence: int | None
     kind: str
     message: str
+    unit: str = field(default="sentence", compare=False)
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}:" if self.line is not None else f"{self.file}:"
-        sentence = f" sentence {self.sentence}:" if self.sentence is not None else ""
+        sentence = f" {self.unit} {self.sentence}:" if self.sentence is not None else ""
         return f"{where}{sentence} {self.kind}: {self.message}"
 
     def to_dict(self) -> dict[str, object]:
         """The problem as a JSON-ready dict (keys file, line, sentence, kind, message)."""
-        return asdict(self)
+        data = asdict(self)
+        del data["unit"]
+        return data
 
 
 def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
@@ -129,7 +135,7 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
             data is given as an open file.
     """
     if format in ("hoo2011", "hoo2012"):
-        yield from _validate_hoo(source, format)
+        yield from (replace(p, unit="document") for p in _validate_hoo(source, format))
         return
     if format != "m2":
         raise GecFormatError(f"cannot validate format {format!r} (known: {', '.join(FORMATS)})")

@@ -175,6 +175,7 @@ def test_hoo2011_every_edit_is_converted_or_reported(hoo2011_report: ConversionR
     assert r.edits == r.converted + r.dropped
     assert len(r.dropped_edits) == r.dropped and len(r.widened_edits) == r.widened
     assert r.reasons("dropped")["detection-only"] == 28
+    assert r.reasons("repaired") == {"lost leading space": 10}
     assert all({"document", "start", "end", "reason"} <= set(c) for c in r.dropped_edits + r.widened_edits)
 
 
@@ -231,3 +232,29 @@ def test_api_convert_returns_the_conversion_report(tmp_path: Path) -> None:
     report = convert(FIXTURES / "hoo2011", tmp_path / "x.m2", from_format="hoo2011", to_format="m2")
     assert report.conversion is not None
     assert report.conversion.sentences == report.sentences
+
+
+def test_hoo2012_parts_become_hoo2011_documents(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["convert", str(FIXTURES / "hoo2012"), str(tmp_path / "out"),
+                                 "--from", "hoo2012", "--to", "hoo2011"])
+    assert result.exit_code == 0, result.output
+    assert "paragraph breaks" in result.output  # HOO 2011 cannot hold them: reported
+    parts = list(hoo2012.read(FIXTURES / "hoo2012"))
+    docs = list(hoo2011.read(tmp_path / "out"))
+    assert sorted(d.id for d in docs) == sorted(f"{p.id}-{p.meta['hoo2012.part']}" for p in parts)
+    by_id = {d.id: d for d in docs}
+    for p in parts:
+        d = by_id[f"{p.id}-{p.meta['hoo2012.part']}"]
+        assert d.text == p.text and d.edits == p.edits
+
+
+def test_stats_on_hoo_data_says_to_convert_first() -> None:
+    result = runner.invoke(app, ["stats", str(FIXTURES / "hoo2011"), "--from", "hoo2011"])
+    assert result.exit_code == 1
+    assert "convert hoo2011 data to M2 first" in result.output
+
+
+def test_validate_hoo_counts_documents() -> None:
+    result = runner.invoke(app, ["validate", str(FIXTURES / "hoo2011"), "--from", "hoo2011"])
+    assert result.exit_code == 1
+    assert " document " in result.output and "malformed-type" in result.output
