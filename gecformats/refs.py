@@ -1,0 +1,235 @@
+"""Every reference a locus annotation allows, lazily, and how many there are.
+
+The loci of a sentence (:mod:`gecformats.loci`) are independent and the alternatives of a
+locus exclude each other, so the valid references of a sentence are the combinations of
+one alternative per locus (Felice & Briscoe 2015).  :func:`references` generates them one
+at a time, de-duplicated by their text, without ever building the cartesian product;
+:func:`count` says how many there are (exactly, or as a bound when enumerating them would
+take too long) without materialising them.
+
+Semantics (those of the I-measure reference generator, ``formats.md`` §8.4):
+
+* mixing (default): the cartesian product over loci of their alternatives, plus "no
+  change" for a locus that is not required; changes of one alternative with the same span
+  are merged (their tokens joined in order); identical alternatives of different
+  annotators count once; a combination in which two changes have the same span is not a
+  reference; changes are applied right to left, an edit that would empty the sentence is
+  skipped and an empty result is the source;
+* no mixing: one reference per annotator with alternatives (its first alternative in each
+  locus), plus the source when fewer annotators appear than ``numann``.
+
+Order is deterministic: loci in sentence order, the alternatives of a locus in file order
+with "no change" last, the last locus varying fastest.
+
+>>> from gecformats.loci import Alternative, Change, Locus, LocusSentence
+>>> s = LocusSentence(("He", "go", "home"), (
+...     Locus((Alternative(0, (Change(1, 2, ("goes",)),)),
+...            Alternative(1, (Change(1, 2, ("went",)),))), required=True),
+...     Locus((Alternative(1, (Change(3, 3, (".",)),)),), required=False)), numann=2)
+>>> list(references(s))
+['He goes home .', 'He goes home', 'He went home .', 'He went home']
+>>> list(references(s, mix=False))
+['He goes home', 'He went home .']
+>>> count(s)
+Count(count=4, exact=True, bound=4)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from gecformats.loci import Change, Locus, LocusSentence
+
+DEFAULT_MAX = 1_000_000
+"""Up to how many combinations :func:`count` enumerates to give an exact count."""
+
+Edit3 = tuple[int, int, tuple[str, ...]]
+"""A change as ``(start, end, tokens)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """How many distinct references a sentence has.
+
+    ``count`` is exact when ``exact`` is true; otherwise it equals ``bound``, the product
+    over loci of their distinct options, an upper bound of the distinct references.
+    """
+
+    count: int
+    exact: bool
+    bound: int
+
+
+def options(locus: Locus) -> list[tuple[Edit3, ...]]:
+    """The distinct options of a locus: each alternative as sorted changes (same-span
+    changes merged), in file order, then ``()`` ("no change") unless it is required."""
+    out: dict[tuple[Edit3, ...], None] = {}
+    for alt in locus.alternatives:
+        out.setdefault(_merged(alt.changes), None)
+    if not locus.required:
+        out.setdefault((), None)
+    return list(out)
+
+
+def _merged(changes: Sequence[Change]) -> tuple[Edit3, ...]:
+    merged: dict[tuple[int, int], list[str]] = {}
+    for c in changes:
+        merged.setdefault((c.start, c.end), []).extend(c.tokens)
+    return tuple(sorted((s, e, tuple(t)) for (s, e), t in merged.items()))
+
+
+def bound(sentence: LocusSentence) -> int:
+    """The product over loci of their distinct options (1 for a sentence without loci)."""
+    total = 1
+    for locus in sentence.loci:
+        total *= max(len(options(locus)), 1)
+    return total
+
+
+def raw_bound(sentence: LocusSentence) -> int:
+    """The product over loci of (alternatives + 1 if not required), before collapsing
+    identical alternatives."""
+    total = 1
+    for locus in sentence.loci:
+        total *= max(len(locus.alternatives) + (not locus.required), 1)
+    return total
+
+
+def apply(source: Sequence[str], edits: Sequence[Edit3]) -> tuple[str, ...] | None:
+    """Apply a combination of changes the way the I-measure generator does.
+
+    Returns:
+        The reference tokens, or ``None`` when two changes have the same span (not a
+        reference).
+    """
+    spans = [(s, e) for s, e, _ in edits]
+    if len(set(spans)) != len(spans):
+        return None
+    tokens = list(source)
+    for s, e, new in sorted(edits, key=lambda x: (x[0], x[1]), reverse=True):
+        result = tokens[:s] + list(new) + tokens[e:]
+        if result:  # an edit that would empty the sentence is skipped
+            tokens = result
+    return tuple(tokens) if tokens else tuple(source)
+
+
+def references(
+    sentence: LocusSentence, *, mix: bool = True, max: int | None = None
+) -> Iterator[str]:
+    """The distinct references of a sentence (tokens joined by spaces), one at a time.
+
+    Args:
+        sentence: the sentence and its loci.
+        mix: combine the alternatives of all loci (default), or one reference per
+            annotator.
+        max: stop after this many distinct references.
+    """
+    if max is not None and max <= 0:
+        return
+    seen: set[str] = set()
+    candidates = _mixed(sentence) if mix else _per_annotator(sentence)
+    for text in candidates:
+        if text not in seen:
+            seen.add(text)
+            yield text
+            if max is not None and len(seen) >= max:
+                return
+
+
+def count(sentence: LocusSentence, *, mix: bool = True, max: int = DEFAULT_MAX) -> Count:
+    """How many distinct references :func:`references` yields.
+
+    Exact when the number of combinations (:func:`bound`) is at most ``max``: they are
+    enumerated (quickly: the text of each locus option is built once).  Otherwise the bound
+    is returned, marked inexact, at once.
+    """
+    if not mix:
+        n = sum(1 for _ in references(sentence, mix=False))
+        return Count(n, True, n)
+    b = bound(sentence)
+    if b > max:
+        return Count(b, False, b)
+    n = len(set(_mixed(sentence)))
+    return Count(n, True, b)
+
+
+def _per_annotator(sentence: LocusSentence) -> Iterator[str]:
+    by_annotator: dict[int, list[Edit3]] = {}
+    for locus in sentence.loci:
+        firsts: dict[int, tuple[Edit3, ...]] = {}
+        for alt in locus.alternatives:
+            firsts.setdefault(alt.annotator, _merged(alt.changes))
+        for annotator, changes in firsts.items():
+            by_annotator.setdefault(annotator, []).extend(changes)
+    for annotator in sorted(by_annotator):
+        tokens = apply(sentence.source, by_annotator[annotator])
+        if tokens is not None:
+            yield " ".join(tokens)
+    if len(by_annotator) < sentence.numann or sentence.numann <= 0:
+        yield " ".join(sentence.source)
+
+
+def _mixed(sentence: LocusSentence) -> Iterator[str]:
+    """Every combination's text, in order, duplicates included."""
+    source = sentence.source
+    per_locus = [opts for opts in (options(locus) for locus in sentence.loci) if opts]
+    if not per_locus:
+        yield " ".join(source)
+        return
+    pieces = _segments(source, per_locus)
+    if pieces is None:
+        for combination in itertools.product(*per_locus):
+            tokens = apply(source, [c for option in combination for c in option])
+            if tokens is not None:
+                yield " ".join(tokens)
+        return
+    join = " ".join
+    for combination in itertools.product(*pieces):
+        yield join(filter(None, combination))
+
+
+def _segments(source: Sequence[str], per_locus: list[list[tuple[Edit3, ...]]]) -> list[list[str]] | None:
+    """Texts to concatenate instead of applying edits: ``[gap, locus, gap, ..., gap]``.
+
+    Valid when the loci cover disjoint stretches in order, no two loci have a change of
+    the same span, and some source token is outside every locus (so no combination can
+    empty the sentence, which would bring in the "skip that edit" rule); otherwise
+    ``None``, and combinations are applied one by one.  Options of one locus that render
+    the same text stay separate, as the combinations they stand for.
+    """
+    regions = []
+    for opts in per_locus:
+        changes = [c for option in opts for c in option]
+        if not changes:
+            return None
+        regions.append((min(c[0] for c in changes), max(c[1] for c in changes), opts))
+    if any((r1[0], r1[1]) > (r2[0], r2[1]) or r1[1] > r2[0] for r1, r2 in zip(regions, regions[1:])):
+        return None
+    spans_seen: set[tuple[int, int]] = set()
+    for _, _, opts in regions:
+        spans = {(c[0], c[1]) for option in opts for c in option}
+        if spans & spans_seen:
+            return None
+        spans_seen |= spans
+    covered = sum(end - start for start, end, _ in regions)
+    if covered >= len(source):
+        return None
+    pieces: list[list[str]] = []
+    pos = 0
+    for start, end, opts in regions:
+        pieces.append([" ".join(source[pos:start])])
+        pieces.append([" ".join(_render(source, start, end, option)) for option in opts])
+        pos = end
+    pieces.append([" ".join(source[pos:])])
+    return pieces
+
+
+def _render(source: Sequence[str], start: int, end: int, option: tuple[Edit3, ...]) -> list[str]:
+    """Tokens ``[start, end)`` with one option's changes applied (no "skip" rule: the
+    caller made sure the sentence can never become empty)."""
+    tokens = list(source[start:end])
+    for s, e, new in sorted(option, key=lambda x: (x[0], x[1]), reverse=True):
+        tokens[s - start:e - start] = new
+    return tokens
