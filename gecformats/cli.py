@@ -209,6 +209,64 @@ def validate(
     raise typer.Exit(1 if problems else 0)
 
 
+class Grouping(str, Enum):
+    components = "components"
+    imeasure = "imeasure"
+
+
+class RefsFormat(str, Enum):
+    lines = "lines"
+    tsv = "tsv"
+    jsonl = "jsonl"
+
+
+@app.command()
+def refs(
+    input: str = typer.Argument(..., help="I-measure XML or M2 file ('-' for standard input, needs --from)."),
+    from_format: Optional[str] = typer.Option(None, "--from", help=FORMAT_HELP),
+    mix: bool = typer.Option(
+        True, "--mix/--no-mix",
+        help="Combine the alternatives of all loci (default), or one reference per annotator.",
+    ),
+    counts: bool = typer.Option(
+        False, "--count", help="Print how many distinct references each sentence has instead "
+        "(exact, or the product bound when there are more combinations than --max)."
+    ),
+    max: Optional[int] = typer.Option(
+        None, "--max", min=1,
+        help="At most N distinct references per sentence; with --count, enumerate at most N "
+        "combinations for an exact count (default 1,000,000).",
+    ),
+    output_format: RefsFormat = typer.Option(
+        RefsFormat.lines, "--format",
+        help="lines (one reference per line, an empty line after each sentence), tsv "
+        "(sentence<TAB>reference) or jsonl.",
+    ),
+    grouping: Grouping = typer.Option(
+        Grouping.components, help="M2 input: how edits become loci (components: connected "
+        "overlap; imeasure: the original converter's rule)."
+    ),
+    output: str = typer.Option("-", "--output", "-o", help="Output file (written whole or not at all)."),
+) -> None:
+    """Every reference an annotation allows, from mutually exclusive alternatives (streamed).
+
+    Sentence ids are those of the XML, or 1-based for M2. Nothing is written to a file
+    unless the whole input was read.
+    """
+    from gecformats.refs import DEFAULT_MAX, read as read_loci, write_references
+
+    capped: list[tuple[str | None, int]] = []
+    with user_errors():
+        sentences = read_loci(input, from_format, grouping.value)
+        with atomic_output(output) as fh:
+            write_references(sentences, fh, mix=mix, max=max, format=output_format.value,
+                             counts=counts, capped=capped)
+    for sentence_id, combinations in capped:
+        typer.echo(f"gecformats: sentence {sentence_id}: {combinations:,} combinations; wrote the "
+                   f"first {DEFAULT_MAX:,} distinct references (choose another cap with --max)",
+                   err=True)
+
+
 @app.command()
 def score(
     hypothesis: str = typer.Argument(

@@ -37,9 +37,14 @@ Count(count=4, exact=True, bound=4)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+import json
+from hashlib import blake2b
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import IO
 
+from gecformats.errors import GecFormatError
 from gecformats.loci import Change, Locus, LocusSentence
 
 DEFAULT_MAX = 1_000_000
@@ -128,14 +133,21 @@ def references(
     """
     if max is not None and max <= 0:
         return
-    seen: set[str] = set()
+    seen: set[bytes] = set()
     candidates = _mixed(sentence) if mix else _per_annotator(sentence)
     for text in candidates:
-        if text not in seen:
-            seen.add(text)
+        key = _key(text)
+        if key not in seen:
+            seen.add(key)
             yield text
             if max is not None and len(seen) >= max:
                 return
+
+
+def _key(text: str) -> bytes:
+    """What de-duplication remembers of a reference: a 128-bit digest, so that memory does
+    not grow with the length of the sentence (a collision is beyond practical chance)."""
+    return blake2b(text.encode("utf-8"), digest_size=16).digest()
 
 
 def count(sentence: LocusSentence, *, mix: bool = True, max: int = DEFAULT_MAX) -> Count:
@@ -151,7 +163,7 @@ def count(sentence: LocusSentence, *, mix: bool = True, max: int = DEFAULT_MAX) 
     b = bound(sentence)
     if b > max:
         return Count(b, False, b)
-    n = len(set(_mixed(sentence)))
+    n = len({_key(text) for text in _mixed(sentence)})
     return Count(n, True, b)
 
 
@@ -233,3 +245,87 @@ def _render(source: Sequence[str], start: int, end: int, option: tuple[Edit3, ..
     for s, e, new in sorted(option, key=lambda x: (x[0], x[1]), reverse=True):
         tokens[s - start:e - start] = new
     return tokens
+
+
+def read(
+    source: str | os.PathLike[str], format: str | None = None, grouping: str = "components"
+) -> Iterator[LocusSentence]:
+    """The sentences of an annotation file as loci, streaming, each with an id.
+
+    I-measure XML gives its own loci and sentence ids; other formats (M2) are grouped into
+    loci with ``grouping`` (``components`` or ``imeasure``) and numbered from 1.
+
+    Raises:
+        GecFormatError: malformed input or unknown format.
+    """
+    from gecformats import formats
+    from gecformats.loci import loci_of
+
+    module = formats.get(format or formats.infer(source))
+    read_loci = getattr(module, "read_loci", None)
+    if read_loci is not None:
+        for number, ls in enumerate(read_loci(source), 1):
+            yield ls if ls.id is not None else replace(ls, id=str(number))
+        return
+    if getattr(module, "UNIT", "token") != "token":
+        raise GecFormatError(f"references need tokens: convert {module.NAME} data to M2 first")
+    for number, sentence in enumerate(module.read(source), 1):
+        ls = loci_of(sentence, grouping)
+        yield replace(ls, id=str(number))
+
+
+FORMATS = ("lines", "tsv", "jsonl")
+"""Output formats of :func:`write_references`."""
+
+
+def write_references(
+    sentences: Iterable[LocusSentence],
+    out: IO[str],
+    *,
+    mix: bool = True,
+    max: int | None = None,
+    format: str = "lines",
+    counts: bool = False,
+    capped: list[tuple[str | None, int]] | None = None,
+) -> None:
+    """Write every sentence's references (or counts) to ``out``.
+
+    Formats: ``lines`` (references one per line, an empty line after each sentence),
+    ``tsv`` (``sentence<TAB>reference``), ``jsonl`` (``{"sentence", "reference"}`` per
+    line).  With ``counts``: ``tsv`` has the header ``sentence<TAB>count<TAB>kind`` (kind
+    ``exact`` or ``bound``), ``lines`` the same without header, ``jsonl``
+    ``{"sentence", "count", "kind", "bound"}``; ``max`` (default :data:`DEFAULT_MAX`) is
+    then the most combinations enumerated for an exact count.  Without ``max``, references
+    are capped at :data:`DEFAULT_MAX` per sentence anyway; the sentences that reach that
+    cap are appended to ``capped`` as ``(id, bound)``.
+    """
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
+    write = out.write
+    if counts:
+        if format == "tsv":
+            write("sentence\tcount\tkind\n")
+        for ls in sentences:
+            c = count(ls, mix=mix, max=max if max is not None else DEFAULT_MAX)
+            kind = "exact" if c.exact else "bound"
+            if format == "jsonl":
+                write(json.dumps({"sentence": ls.id, "count": c.count, "kind": kind,
+                                  "bound": c.bound}, ensure_ascii=False) + "\n")
+            else:
+                write(f"{ls.id}\t{c.count}\t{kind}\n")
+        return
+    for ls in sentences:
+        limit = max
+        if limit is None and mix and bound(ls) > DEFAULT_MAX:
+            limit = DEFAULT_MAX
+            if capped is not None:
+                capped.append((ls.id, bound(ls)))
+        for text in references(ls, mix=mix, max=limit):
+            if format == "lines":
+                write(text + "\n")
+            elif format == "tsv":
+                write(f"{ls.id}\t{text}\n")
+            else:
+                write(json.dumps({"sentence": ls.id, "reference": text}, ensure_ascii=False) + "\n")
+        if format == "lines":
+            write("\n")
