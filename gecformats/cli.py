@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -56,6 +57,11 @@ def user_errors(malformed: int = 1, unreadable: int = 2) -> Iterator[None]:
     """
     try:
         yield
+    except BrokenPipeError:
+        # the reader went away (`| head`): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise typer.Exit(0) from None
     except GecFormatError as exc:
         typer.echo(f"gecformats: {exc}", err=True)
         raise typer.Exit(malformed) from None

@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT
 
 MODULES = ["gecformats.model", "gecformats.formats.m2", "gecformats.validate", "gecformats.stats",
-           "gecformats.tokenize", "gecformats.retokenize"]
+           "gecformats.tokenize", "gecformats.retokenize", "gecformats.loci", "gecformats.refs"]
 
 
 def test_readme_examples(monkeypatch: pytest.MonkeyPatch) -> None:
