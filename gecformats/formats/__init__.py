@@ -12,9 +12,9 @@ import os
 from types import ModuleType
 
 from gecformats.errors import GecFormatError
-from gecformats.formats import hoo2011, hoo2012, m2
+from gecformats.formats import hoo2011, hoo2012, ixml, m2
 
-FORMATS: dict[str, ModuleType] = {module.NAME: module for module in (m2, hoo2011, hoo2012)}
+FORMATS: dict[str, ModuleType] = {module.NAME: module for module in (m2, hoo2011, hoo2012, ixml)}
 """Format name → module."""
 
 
