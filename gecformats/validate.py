@@ -27,7 +27,32 @@ fixed vocabulary (:data:`KINDS`):
 ``unknown-part``
     (HOO 2012) an edit without a ``part`` or naming a PART the source does not have;
 ``unpaired-file``
-    (HOO) a text or source file without its gold file, or a gold file without its text.
+    (HOO) a text or source file without its gold file, or a gold file without its text;
+``bad-number``
+    (I-measure XML) a ``numann``, ``ann``, ``start`` or ``end`` that is not an integer (or
+    a negative ``numann``);
+``numann-too-small``
+    (I-measure XML) a sentence whose ``numann`` is smaller than the number of distinct
+    annotators of its ``<alt>`` elements;
+``overlapping-loci``
+    (I-measure XML) two loci of a sentence with changes that overlap by the original
+    converter's test (:func:`gecformats.loci.imeasure_overlap`, taken in both directions),
+    so they are not independent;
+``overlapping-changes``
+    (I-measure XML) two changes of one ``<alt>`` that overlap (two insertions at one point
+    do not);
+``duplicate-id``
+    (I-measure XML) two ``<error>`` elements of a sentence with the same id (the model
+    would merge them);
+``empty-locus``
+    (I-measure XML) an ``<error>`` without any ``<alt>``.
+
+For I-measure XML, ``duplicate-edit`` is a ``<c>`` repeated within an ``<alt>`` or two
+identical ``<alt>`` of one annotator in a locus, ``identity-edit`` a ``<c>`` whose text
+equals the tokens it replaces, ``offset-out-of-range`` a ``<c>`` outside its sentence and
+``syntax`` XML that is not well-formed (its sentence is ``None``; checking stops there), a
+missing attribute, ``req`` other than ``yes``/``no`` or an unexpected element.  The line is
+that of the element concerned and the sentence the 1-based position of the ``<sentence>``.
 
 For HOO data the file is the gold file (or the text or source file for a problem of its
 own), the line that of the ``<edit>`` element, and the "sentence" is the 1-based number of
@@ -46,8 +71,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
 from gecformats.errors import GecFormatError
-from gecformats.formats import hoo2011, hoo2012, m2
+from gecformats.formats import hoo2011, hoo2012, ixml, m2
 from gecformats.io import Source, source_name
+from gecformats.loci import Change, LocusSentence, imeasure_overlap
 from gecformats.model import Document, Edit, Sentence
 
 M2_KINDS = (
@@ -75,10 +101,25 @@ HOO_KINDS = (
 )
 """The kinds of problem HOO 2011 and HOO 2012 data can have."""
 
-KINDS = M2_KINDS + tuple(kind for kind in HOO_KINDS if kind not in M2_KINDS)
-"""Every kind of problem, M2's first."""
+IXML_KINDS = (
+    "syntax",
+    "offset-out-of-range",
+    "duplicate-edit",
+    "identity-edit",
+    "bad-number",
+    "numann-too-small",
+    "overlapping-loci",
+    "overlapping-changes",
+    "duplicate-id",
+    "empty-locus",
+)
+"""The kinds of problem I-measure XML can have."""
 
-FORMATS = ("m2", "hoo2011", "hoo2012")
+KINDS = M2_KINDS + tuple(dict.fromkeys(
+    kind for kind in HOO_KINDS + IXML_KINDS if kind not in M2_KINDS))
+"""Every kind of problem: M2's, then HOO's, then I-measure XML's."""
+
+FORMATS = ("m2", "hoo2011", "hoo2012", "ixml")
 """The formats :func:`validate` checks."""
 
 
@@ -120,7 +161,8 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
     """Check an annotation file and yield every problem found, in file order.
 
     Args:
-        source: M2: a path or an open file.  HOO: a path, as for
+        source: M2: a path or an open file.  I-measure XML: a path, the bytes of the
+            document or an open file.  HOO: a path, as for
             :func:`gecformats.formats.hoo2011.read` and
             :func:`gecformats.formats.hoo2012.read` (a text or source file, a gold file or
             a folder); every document is checked, one at a time.
@@ -136,6 +178,9 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
     """
     if format in ("hoo2011", "hoo2012"):
         yield from (replace(p, unit="document") for p in _validate_hoo(source, format))
+        return
+    if format == "ixml":
+        yield from _validate_ixml(source)
         return
     if format != "m2":
         raise GecFormatError(f"cannot validate format {format!r} (known: {', '.join(FORMATS)})")
@@ -350,6 +395,123 @@ def check_document(
                        + (f" of line {other_line}" if other_line else ""))
                 break
         in_range.append((i, edit))
+    found.sort(key=lambda item: (item[0], item[1]))
+    for _, _, problem in found:
+        yield problem
+
+
+# ---------------------------------------------------------------------------- I-measure XML
+
+
+def _validate_ixml(source: ixml.XmlInput) -> Iterator[Problem]:
+    name = ixml._name(source)
+    errors: list[tuple[int | None, GecFormatError]] = []
+    for number, _script, ls, lines in ixml.read_checked(source, errors):
+        yield from _drain_ixml(errors, name)
+        yield from check_loci(ls, name, number, lines)
+    yield from _drain_ixml(errors, name)
+
+
+def _drain_ixml(errors: list[tuple[int | None, GecFormatError]], name: str) -> Iterator[Problem]:
+    for number, error in errors:
+        message = error.message
+        prefix = f"sentence {number}: "
+        if message.startswith(prefix):
+            message = message[len(prefix):]
+        yield Problem(error.file or name, error.line, number, error.kind, message)
+    errors.clear()
+
+
+def check_loci(
+    ls: LocusSentence, file: str, number: int, lines: ixml.Lines | None = None
+) -> Iterator[Problem]:
+    """Check the loci of one I-measure sentence; yield its problems in line order.
+
+    Args:
+        ls: the sentence's loci.
+        file: the file name to report.
+        number: the 1-based position of the sentence to report.
+        lines: the line of each element (``None``: unknown).
+    """
+    n = len(ls.source)
+    found: list[tuple[int, int, Problem]] = []
+    order = 0
+
+    def line_of(i: int, j: int | None = None, k: int | None = None) -> int | None:
+        if lines is None:
+            return None
+        try:
+            if j is None:
+                return lines.loci[i]
+            if k is None:
+                return lines.alternatives[i][j]
+            return lines.changes[i][j][k]
+        except IndexError:
+            return None
+
+    def report(line: int | None, kind: str, message: str) -> None:
+        nonlocal order
+        order += 1
+        found.append((line or 0, order, Problem(file, line, number, kind, message)))
+
+    annotators = {alt.annotator for locus in ls.loci for alt in locus.alternatives}
+    if ls.numann < len(annotators):
+        report(lines.sentence if lines else None, "numann-too-small",
+               f"numann is {ls.numann} but {len(annotators)} annotators have alternatives "
+               f"({', '.join(map(str, sorted(annotators)))})")
+    ids: dict[str, int] = {}
+    in_range: list[list[Change]] = []  # per locus, its changes within the sentence
+    for i, locus in enumerate(ls.loci):
+        lid = locus.id if locus.id is not None else str(i + 1)
+        what = f"error {lid}"
+        if lid in ids:
+            report(line_of(i), "duplicate-id", f"a second error with the id {lid!r} (the first "
+                   f"is error {ids[lid] + 1} of the sentence)")
+        else:
+            ids[lid] = i
+        if not locus.alternatives:
+            report(line_of(i), "empty-locus", f"{what} has no <alt>")
+        good: list[Change] = []
+        seen_alts: dict[tuple[int, tuple[Change, ...]], int] = {}
+        for j, alt in enumerate(locus.alternatives):
+            key = (alt.annotator, alt.changes)
+            if key in seen_alts:
+                report(line_of(i, j), "duplicate-edit", f"{what}: alternative {j + 1} of "
+                       f"annotator {alt.annotator} repeats alternative {seen_alts[key] + 1}")
+            else:
+                seen_alts[key] = j
+            checked: list[Change] = []
+            for k, c in enumerate(alt.changes):
+                where = f"{what}, annotator {alt.annotator}, change {c.start} {c.end}"
+                if c.start < 0 or c.end > n or c.start > c.end:
+                    why = ("starts after it ends" if c.start > c.end
+                           else f"does not fit the sentence's {n} tokens")
+                    report(line_of(i, j, k), "offset-out-of-range", f"{where} {why}")
+                    continue
+                if c in checked:
+                    report(line_of(i, j, k), "duplicate-edit", f"{where} is repeated in its <alt>")
+                    continue
+                if c.tokens == ls.source[c.start:c.end]:
+                    change = (f"replaces {' '.join(c.tokens)!r} with itself" if c.tokens
+                              else "inserts nothing")
+                    report(line_of(i, j, k), "identity-edit", f"{where} {change}")
+                for other in checked:
+                    if _overlap(c, other):  # type: ignore[arg-type]
+                        report(line_of(i, j, k), "overlapping-changes",
+                               f"{where} overlaps change {other.start} {other.end} of its <alt>")
+                        break
+                checked.append(c)
+            good.extend(checked)
+        for earlier, changes in enumerate(in_range):
+            pair = next(((c, d) for c in good for d in changes
+                         if imeasure_overlap(c, d) or imeasure_overlap(d, c)), None)
+            if pair is not None:
+                c, d = pair
+                other = ls.loci[earlier].id or str(earlier + 1)
+                report(line_of(i), "overlapping-loci",
+                       f"{what} overlaps error {other} (change {c.start} {c.end} and change "
+                       f"{d.start} {d.end})")
+        in_range.append(good)
     found.sort(key=lambda item: (item[0], item[1]))
     for _, _, problem in found:
         yield problem

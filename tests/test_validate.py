@@ -9,13 +9,16 @@ from conftest import FIXTURES, SHARED, shared_file
 from gecformats.errors import GecFormatError
 from gecformats.validate import (
     HOO_KINDS,
+    IXML_KINDS,
     KINDS,
     M2_KINDS,
     Problem,
     check_document,
+    check_loci,
     check_sentence,
     validate,
 )
+from gecformats.loci import Alternative, Change, Locus, LocusSentence
 from gecformats.model import Document, Edit, Sentence
 
 INVALID = FIXTURES / "m2" / "invalid"
@@ -93,9 +96,12 @@ HOO2011_INVALID = FIXTURES / "hoo2011" / "invalid"
 HOO2012_INVALID = FIXTURES / "hoo2012" / "invalid"
 
 
-def test_kinds_are_m2_then_hoo() -> None:
-    assert KINDS[:len(M2_KINDS)] == M2_KINDS and set(KINDS) == set(M2_KINDS) | set(HOO_KINDS)
+def test_kinds_are_m2_then_hoo_then_ixml() -> None:
+    assert KINDS[:len(M2_KINDS)] == M2_KINDS
+    assert set(KINDS) == set(M2_KINDS) | set(HOO_KINDS) | set(IXML_KINDS)
     assert len(set(KINDS)) == len(KINDS)
+    hoo_only = [k for k in HOO_KINDS if k not in M2_KINDS]
+    assert KINDS[len(M2_KINDS):len(M2_KINDS) + len(hoo_only)] == tuple(hoo_only)
 
 
 def test_each_hoo_kind_has_a_fixture_that_shows_it() -> None:
@@ -157,7 +163,7 @@ def test_check_document_paragraphs_and_ranges() -> None:
 def test_hoo_needs_paths_and_formats_are_named() -> None:
     with pytest.raises(GecFormatError, match="from files"):
         list(validate(io.StringIO("x"), "hoo2011"))
-    with pytest.raises(GecFormatError, match="m2, hoo2011, hoo2012"):
+    with pytest.raises(GecFormatError, match="m2, hoo2011, hoo2012, ixml"):
         list(validate(io.StringIO("x"), "nope"))
 
 
@@ -175,3 +181,105 @@ def test_hoo2011_real_data_problems() -> None:
 def test_hoo2012_real_sample_is_clean() -> None:
     path = shared_file("corpora/hoo/hoo2012/train-sample")
     assert list(validate(path, "hoo2012")) == []
+
+
+# ---------------------------------------------------------------------------- I-measure XML
+
+
+IXML_INVALID = FIXTURES / "ixml" / "invalid"
+
+
+@pytest.mark.parametrize("kind", IXML_KINDS)
+def test_each_ixml_kind_has_a_fixture_that_shows_it(kind: str) -> None:
+    path = IXML_INVALID / f"{kind}.xml"
+    problems = list(validate(path, "ixml"))
+    assert problems and {p.kind for p in problems} == {kind}
+    for p in problems:
+        assert p.file == str(path) and p.line
+        # only XML that is not well-formed has no sentence
+        assert p.sentence or (kind == "syntax" and "not well-formed" in p.message)
+
+
+def test_ixml_fixture_details() -> None:
+    def found(kind: str) -> list[tuple[int | None, int | None]]:
+        return [(p.line, p.sentence) for p in validate(IXML_INVALID / f"{kind}.xml", "ixml")]
+
+    assert found("syntax") == [(7, 1), (17, 2), (30, None)]
+    assert found("bad-number") == [(4, 1), (18, 2), (29, 3)]
+    assert found("offset-out-of-range") == [(10, 1), (20, 2)]
+    assert found("duplicate-edit") == [(11, 1), (16, 1)]
+    assert found("identity-edit") == [(9, 1), (14, 1)]
+    assert found("numann-too-small") == [(4, 1)]
+    assert found("overlapping-loci") == [(12, 1), (22, 1)]
+    assert found("overlapping-changes") == [(10, 1), (16, 1)]  # not the two insertions at 7
+    assert found("duplicate-id") == [(12, 1)]
+    assert found("empty-locus") == [(7, 1), (8, 1)]
+    messages = [p.message for p in validate(IXML_INVALID / "syntax.xml", "ixml")]
+    assert messages[0] == "req must be 'yes' or 'no', not 'maybe'"
+    assert messages[2].startswith("not well-formed XML: Opening and ending tag mismatch")
+    [p] = validate(IXML_INVALID / "numann-too-small.xml", "ixml")
+    assert str(p) == (f"{IXML_INVALID / 'numann-too-small.xml'}:4: sentence 1: numann-too-small: "
+                      "numann is 1 but 2 annotators have alternatives (0, 1)")
+
+
+@pytest.mark.parametrize("path", sorted((FIXTURES / "ixml").glob("*.*")), ids=lambda p: p.name)
+def test_clean_ixml_fixtures(path: Path) -> None:
+    assert list(validate(path, "ixml")) == []
+
+
+def test_ixml_sources_and_going_on_after_a_bad_sentence() -> None:
+    text = (b"<scripts><script id='1'>\n"
+            b"<sentence id='1' numann='x'><text>a b</text></sentence>\n"
+            b"<sentence id='2' numann='1'><text>a b</text><error-list>\n"
+            b"<error id='1' req='yes'><alt ann='0'><c start='0' end='1'>a</c></alt></error>\n"
+            b"</error-list></sentence></script></scripts>\n")
+    expected = [("<string>", 2, 1, "bad-number"), ("<string>", 4, 2, "identity-edit")]
+    assert [(p.file, p.line, p.sentence, p.kind) for p in validate(text, "ixml")] == expected
+    assert [(p.line, p.kind) for p in validate(io.BytesIO(text), "ixml")] == [
+        (line, kind) for _, line, _, kind in expected]
+
+
+def test_ixml_refused_doctype_is_a_problem_not_a_crash() -> None:
+    bomb = b'<!DOCTYPE scripts [<!ENTITY a "x">]><scripts/>'
+    [p] = validate(bomb, "ixml")
+    assert p.kind == "syntax" and p.line == 1 and "DOCTYPE" in p.message and p.sentence is None
+
+
+def _ls(*loci: Locus, source: str = "a b c d e", numann: int = 2) -> LocusSentence:
+    return LocusSentence(tuple(source.split()), loci, numann)
+
+
+def _locus(*alternatives: tuple[int, list[tuple[int, int, str]]], required: bool = False) -> Locus:
+    return Locus(tuple(Alternative(a, tuple(Change(s, e, tuple(t.split())) for s, e, t in cs))
+                       for a, cs in alternatives), required)
+
+
+def test_check_loci_overlaps() -> None:
+    # insertions at one point and touching spans are fine within an alternative
+    ok = _ls(_locus((0, [(1, 1, "x"), (1, 1, "y"), (0, 1, "z"), (1, 2, "w")])))
+    assert list(check_loci(ok, "f", 1)) == []
+    inside = _ls(_locus((0, [(0, 2, "x"), (1, 1, "y")])))
+    assert [p.kind for p in check_loci(inside, "f", 1)] == ["overlapping-changes"]
+    # loci: an insertion on the boundary of another locus is not an overlap ...
+    boundary = _ls(_locus((0, [(1, 3, "x")])), _locus((1, [(1, 1, "y")])), _locus((1, [(3, 3, "z")])))
+    assert list(check_loci(boundary, "f", 1)) == []
+    # ... a span inside another one is, whichever comes first
+    for outer, inner in (((0, 4, "x"), (1, 2, "y")), ((1, 2, "y"), (0, 4, "x"))):
+        contained = _ls(_locus((0, [outer])), _locus((1, [inner])))
+        [p] = check_loci(contained, "f", 3)
+        assert (p.kind, p.sentence, p.line) == ("overlapping-loci", 3, None)
+        assert "error 2 overlaps error 1" in p.message
+    same = _ls(_locus((0, [(2, 2, "x")])), _locus((1, [(2, 2, "y")])))
+    assert [p.kind for p in check_loci(same, "f", 1)] == ["overlapping-loci"]
+
+
+def test_check_loci_counts_and_ranges() -> None:
+    s = _ls(_locus((0, [(0, 9, "x")]), (1, [(2, 3, "c")]), (2, [(3, 3, "")])), numann=2)
+    assert [p.kind for p in check_loci(s, "f", 1)] == [
+        "numann-too-small", "offset-out-of-range", "identity-edit", "identity-edit"]
+
+
+def test_official_imeasure_xml_is_clean() -> None:
+    assert list(validate(shared_file("corpora/imeasure/official-2014.combined.m2.ieval.xml"),
+                         "ixml")) == []
+    assert list(validate(shared_file("corpora/imeasure/example/gold.xml"), "ixml")) == []
