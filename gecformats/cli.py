@@ -268,9 +268,9 @@ def refs(
             write_references(sentences, fh, mix=mix, max=max, format=output_format.value,
                              counts=counts, capped=capped)
     for sentence_id, combinations in capped:
-        typer.echo(f"gecformats: sentence {sentence_id}: {combinations:,} combinations; wrote the "
-                   f"first {DEFAULT_MAX:,} distinct references (choose another cap with --max)",
-                   err=True)
+        typer.echo(f"gecformats: sentence {sentence_id}: {combinations:,} combinations; wrote at "
+                   f"most the first {DEFAULT_MAX:,} distinct references (choose another cap "
+                   "with --max)", err=True)
 
 
 @app.command()

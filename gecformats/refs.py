@@ -219,6 +219,12 @@ def _segments(source: Sequence[str], per_locus: list[list[tuple[Edit3, ...]]]) -
         regions.append((min(c[0] for c in changes), max(c[1] for c in changes), opts))
     if any((r1[0], r1[1]) > (r2[0], r2[1]) or r1[1] > r2[0] for r1, r2 in zip(regions, regions[1:])):
         return None
+    for _, _, opts in regions:
+        for option in opts:
+            # changes that cross inside one option shift each other when applied to the
+            # whole sentence: only the slow path does that as the generator did
+            if any(a[1] > b[0] for a, b in zip(option, option[1:])):
+                return None
     spans_seen: set[tuple[int, int]] = set()
     for _, _, opts in regions:
         spans = {(c[0], c[1]) for option in opts for c in option}
