@@ -187,9 +187,10 @@ def _imeasure_clusters(edits: list[Edit]) -> list[list[Edit]]:
 
 
 def components_overlap(a: Edit, b: Edit) -> bool:
-    """The overlap of the ``components`` grouping: :func:`imeasure_overlap`, plus an
-    insertion on the boundary of another annotator's edit."""
-    if imeasure_overlap(a, b):
+    """The overlap of the ``components`` grouping: :func:`imeasure_overlap` taken both
+    ways (the original's test misses a span that contains the other when tried in that
+    order), plus an insertion on the boundary of another annotator's edit."""
+    if imeasure_overlap(a, b) or imeasure_overlap(b, a):
         return True
     if a.annotator == b.annotator:
         return False
