@@ -64,9 +64,9 @@ What :func:`write` reports as dropped (never silently): ``OPTIONAL`` flags, comm
 than ``-NONE-``, ChERRANT alignments after the first of a reference, edits out of range,
 duplicate edits and repeated ``||`` alternatives, detection-only edits, empty correction
 tokens (M2 double spaces), the ids of annotators without edits when reading back would
-number them differently, and sentences whose edits would read back differently (``||``
-alternatives of several edits of one annotator in one locus come back as one edit over
-their span).  Not reported, because nothing is lost: the type of each edit, whose types
+number them differently, and sentences whose edits would read back differently or not at
+all (``||`` alternatives of several edits of one annotator in one locus come back as one
+edit over their span; see also the known limits of :func:`gecformats.loci.to_sentence`).  Not reported, because nothing is lost: the type of each edit, whose types
 all survive in the ``/``-joined locus type (read back, every edit of the locus has the
 joined type).
 
@@ -456,7 +456,11 @@ def model_sentence(ls: LocusSentence, script: str = "1", lines: Lines | None = N
                     raise GecFormatError(
                         f"{where}change {c.start} {c.end} does not fit the sentence's {n} tokens",
                         name, line, "offset-out-of-range")
-    sentence = loci.to_sentence(ls)
+    try:
+        sentence = loci.to_sentence(ls)
+    except ValueError as exc:
+        raise GecFormatError(f"{where}the loci cannot be turned into edits ({exc})", name,
+                             lines.sentence if lines is not None else None) from None
     sentence = _with_order(sentence, ls)
     if script != "1":
         sentence = sentence.replace(meta={**sentence.meta, SCRIPT_META: script})
@@ -700,24 +704,29 @@ def _clean(sentence: Sentence, report: Report, n: int) -> Sentence:
     return sentence.replace(annotators=annotators) if changed else sentence
 
 
-def _edit_sets(annotators: dict[int, tuple[Edit, ...]] | object) -> dict[int, set]:
-    return {a: {(e.start, e.end, e.corrections) for e in edits}
-            for a, edits in annotators.items()}  # type: ignore[attr-defined]
+def _edit_lists(sentence: Sentence) -> dict[int, list[tuple[int, int, tuple[tuple[str, ...], ...]]]]:
+    """Each annotator's edits in offset order (insertions at one point keep their order)."""
+    return {a: sorted(((e.start, e.end, e.corrections) for e in edits), key=lambda t: t[:2])
+            for a, edits in sentence.annotators.items()}
 
 
 def _check_read_back(sentence: Sentence, ls: LocusSentence, report: Report, n: int) -> None:
     """Report what reading the written loci back would not give as it was."""
-    back = loci.to_sentence(ls)
+    try:
+        back = loci.to_sentence(ls)
+    except ValueError as exc:
+        report.drop("sentences that cannot be read back as edits", f"sentence {n}: {exc}")
+        return
     if set(back.annotators) != set(sentence.annotators):
         lost = sorted(set(sentence.annotators) - set(back.annotators))
         report.drop("ids of annotators without edits (read back as the smallest unused ids)",
                     f"sentence {n}: annotators {', '.join(map(str, lost))}")
-    original = _edit_sets(sentence.annotators)
-    again = _edit_sets(back.annotators)
+    original = _edit_lists(sentence)
+    again = _edit_lists(back)
     for annotator, edits in original.items():
         if edits and again.get(annotator) != edits:
-            report.drop("sentences whose edits read back differently (|| alternatives of several "
-                        "edits of one annotator in one locus become one edit over their span)",
+            report.drop("sentences whose edits read back differently (|| alternatives and other "
+                        "edits of one annotator in one locus)",
                         f"sentence {n}, annotator {annotator}")
             break
 
