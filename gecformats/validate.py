@@ -404,7 +404,7 @@ def check_document(
 
 
 def _validate_ixml(source: ixml.XmlInput) -> Iterator[Problem]:
-    name = ixml._name(source)
+    name = ixml.name_of(source)
     errors: list[tuple[int | None, GecFormatError]] = []
     for number, _script, ls, lines in ixml.read_checked(source, errors):
         yield from _drain_ixml(errors, name)

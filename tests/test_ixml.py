@@ -118,6 +118,10 @@ def test_sources_path_bytes_binary_text_gzip(tmp_path: Path) -> None:
     assert list(ixml.read_loci(zipped)) == expected
     with path.open("rb") as fh:
         assert list(ixml.read_loci(fh)) == expected
+    with gzip.open(zipped, "rb") as fh:
+        assert list(ixml.read_loci(fh)) == expected
+    with path.open(encoding="utf-8") as fh:
+        assert list(ixml.read_loci(fh)) == expected
 
 
 def test_read_is_lazy() -> None:

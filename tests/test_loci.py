@@ -399,7 +399,7 @@ def test_both_groupings_cover_every_edit_once(s: Sentence, method: str) -> None:
     assert sorted(covered) == sorted((e.annotator, e.start, e.end) for e in s.edits)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(sentences())
 def test_components_loci_never_overlap(s: Sentence) -> None:
     ls = group(s, "components")

@@ -185,7 +185,7 @@ def read(source: XmlInput) -> Iterator[Sentence]:
             with the same id (``duplicate-id``) or two identical ``<alt>`` of one annotator
             in one ``<error>`` (``duplicate-edit``), which the model cannot hold.
     """
-    name = _name(source)
+    name = name_of(source)
     for number, script, ls, lines in read_checked(source, None):
         yield model_sentence(ls, script, lines, name, number)
 
@@ -205,7 +205,7 @@ def read_checked(
         sentence, the id of its ``<script>`` (``"1"`` when it has none), its loci and the
         line of each of its elements.
     """
-    name = _name(source)
+    name = name_of(source)
     number = 0
     seen_root = False
     try:
@@ -240,7 +240,8 @@ def read_checked(
         problems.append((None, error))
 
 
-def _name(source: XmlInput) -> str:
+def name_of(source: XmlInput) -> str:
+    """The name of ``source`` in error messages."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         return "<string>"
     return source_name(source)  # type: ignore[arg-type]
@@ -253,11 +254,16 @@ def _binary(source: XmlInput) -> Iterator[bytes | IO[bytes]]:
     elif isinstance(source, (str, os.PathLike)):
         with open_binary(source) as fh:
             yield fh
-    elif isinstance(source, io.TextIOBase) or "b" not in str(getattr(source, "mode", "b")):
+    elif isinstance(source, io.TextIOBase) or _is_text(source):
         buffer = getattr(source, "buffer", None)
         yield buffer if buffer is not None else source.read().encode("utf-8")  # type: ignore[union-attr]
     else:
         yield source  # type: ignore[misc]
+
+
+def _is_text(fh: object) -> bool:
+    mode = getattr(fh, "mode", "")
+    return isinstance(mode, str) and "b" not in mode and hasattr(fh, "encoding")
 
 
 def _parse_sentence(
