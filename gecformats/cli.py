@@ -42,6 +42,11 @@ class Targets(str, Enum):
     split = "split"
 
 
+class Grouping(str, Enum):
+    components = "components"
+    imeasure = "imeasure"
+
+
 class ScoreFormat(str, Enum):
     text = "text"
     json = "json"
@@ -136,6 +141,10 @@ def convert(
         False, help="HOO → M2: trim tokens an edit's original and correction share (as CoNLL did) "
         "instead of keeping the annotator's span."
     ),
+    grouping: Grouping = typer.Option(
+        Grouping.components, help="I-measure XML output: how edits become loci (components: "
+        "connected overlap; imeasure: the original m2_to_ixml rule)."
+    ),
     report_path: Optional[str] = typer.Option(
         None, "--report", metavar="R.json",
         help="HOO → M2: write the conversion report (counts and every widened, dropped or "
@@ -156,6 +165,8 @@ def convert(
         if to_name == "m2":
             options["deletion"] = {"keep": None, "empty": "", "none": "-NONE-"}[deletion.value]
             options["targets"] = targets.value
+        if to_name == "ixml":
+            options["grouping"] = grouping.value
         report = convert_file(input, output, from_format=from_format, to_format=to_name,
                               tokenizer=tokenizer.value, sentences=sentences.value, text=text,
                               shrink=shrink, **options)
@@ -213,11 +224,6 @@ def validate(
     elif not problems:
         typer.echo(f"{file}: no problems found", err=True)
     raise typer.Exit(1 if problems else 0)
-
-
-class Grouping(str, Enum):
-    components = "components"
-    imeasure = "imeasure"
 
 
 class RefsFormat(str, Enum):

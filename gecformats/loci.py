@@ -253,8 +253,9 @@ def to_sentence(ls: LocusSentence) -> Sentence:
     Each annotator's alternatives become its edits: an alternative's changes are edits of
     their own; several alternatives of one annotator in one locus become one edit with
     ``||`` corrections when they differ in one change of the same span (changes they share
-    stay separate edits), otherwise one edit over the span they cover, whose corrections
-    are the alternatives applied to it.  Annotators counted in ``numann`` with no
+    stay separate edits, in the first alternative's order), otherwise one edit over the
+    span of all their changes, whose corrections are the alternatives applied to it
+    (marked ``ixml.union`` in its meta).  Annotators counted in ``numann`` with no
     alternative anywhere become noop annotators (the smallest unused ids).  Every edit's
     type is its locus type and its ``meta`` records the locus (``ixml.error``) and whether
     it was required (``ixml.req``), which lets :func:`loci_of` rebuild the loci.
@@ -294,20 +295,24 @@ def _edits_of(
 
     if len(alts) == 1:
         return [edit(c.start, c.end, (c.tokens,)) for c in alts[0].changes]
-    shared = [c for c in alts[0].changes if all(c in a.changes for a in alts[1:])]
-    rest = [[c for c in a.changes if c not in shared] for a in alts]
-    out = [edit(c.start, c.end, (c.tokens,)) for c in shared]
-    spans = {(r[0].start, r[0].end) for r in rest if len(r) == 1}
-    if all(len(r) == 1 for r in rest) and len(spans) == 1:
-        start, end = spans.pop()
-        out.append(edit(start, end, tuple(r[0].tokens for r in rest)))
-    else:
-        start = min(c.start for r in rest for c in r)
-        end = max(c.end for r in rest for c in r)
-        corrections = tuple(_apply(source, r, start, end) for r in rest)
-        out.append(edit(start, end, corrections, (("ixml.union", "1"),)))
-    out.sort(key=lambda e: (e.start, e.end))
-    return out
+    first = alts[0].changes
+    if all(len(a.changes) == len(first) for a in alts):
+        differ = [i for i in range(len(first)) if any(a.changes[i] != first[i] for a in alts)]
+        if not differ:  # identical alternatives
+            return [edit(c.start, c.end, (c.tokens,)) for c in first]
+        spans = {(a.changes[i].start, a.changes[i].end) for a in alts for i in differ}
+        if len(differ) == 1 and len(spans) == 1:
+            # one change differs, always at the same place: an edit with || corrections
+            i = differ[0]
+            corrections = tuple(dict.fromkeys(a.changes[i].tokens for a in alts))
+            return [edit(c.start, c.end, corrections if k == i else (c.tokens,))
+                    for k, c in enumerate(first)]
+    # otherwise one edit over every change of the locus: each alternative applied to it
+    changes = [c for a in alts for c in a.changes]
+    start = min(c.start for c in changes)
+    end = max(c.end for c in changes)
+    corrections = tuple(dict.fromkeys(_apply(source, a.changes, start, end) for a in alts))
+    return [edit(start, end, corrections, (("ixml.union", "1"),))]
 
 
 def _apply(source: Sequence[str], changes: Sequence[Change], start: int, end: int) -> Tokens:
@@ -325,9 +330,11 @@ def loci_of(sentence: Sentence, method: str = "components") -> LocusSentence:
     """The loci of a model sentence: the recorded ones when it was read from I-measure XML
     (its edits carry ``ixml.error``), otherwise :func:`group` with ``method``.
 
-    Recorded loci come back as read, except that an annotator's alternatives that
-    :func:`to_sentence` had to merge into one edit over a common span come back as one
-    change per alternative over that span.
+    Recorded loci come back with the same alternatives and changes, except that each
+    alternative's changes are in offset order and alternatives in annotator order (the
+    ``ixml`` reader restores the file's order), and that alternatives of one annotator that
+    :func:`to_sentence` had to merge into one edit over their span come back as one change
+    per alternative over that span.
     """
     edits = [e for es in sentence.annotators.values() for e in es]
     if not edits or any(e.get_meta(LOCUS_KEY) is None for e in edits):
