@@ -120,9 +120,9 @@ from gecformats.model import Edit, Sentence, make_edit
 from gecformats.report import Report
 
 NAME = "ixml"
-SUFFIXES = (".ixml", ".ieval.xml")
-"""``X.m2.ieval.xml`` (the original converter's output name) and ``.ixml``; a plain
-``.xml`` is also HOO and must be named with ``--from``/``--to``."""
+SUFFIXES = (".ixml", ".ieval.xml", ".xml")
+"""``X.m2.ieval.xml`` (the original converter's output name), ``.ixml`` and plain ``.xml``
+(HOO XML has no suffix of its own and is always named with ``--from``/``--to``)."""
 
 SCRIPT_META = "ixml.script"
 """``Sentence.meta`` key: the id of the ``<script>`` a sentence was read from (only when it
