@@ -155,6 +155,17 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
         raise
 
 
+@contextmanager
+def text_output(dest: str | os.PathLike[str] | IO[str]) -> Iterator[IO[str]]:
+    """Write to ``dest``: a path through :func:`atomic_output` (whole or not at all, ``-``
+    for standard output), or an open text file as it is (left open)."""
+    if isinstance(dest, (str, os.PathLike)):
+        with atomic_output(dest) as fh:
+            yield fh
+    else:
+        yield dest
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

@@ -322,10 +322,12 @@ def write_references(
         return
     for ls in sentences:
         limit = max
-        if limit is None and mix and bound(ls) > DEFAULT_MAX:
-            limit = DEFAULT_MAX
-            if capped is not None:
-                capped.append((ls.id, bound(ls)))
+        if limit is None and mix:
+            combinations = bound(ls)
+            if combinations > DEFAULT_MAX:
+                limit = DEFAULT_MAX
+                if capped is not None:
+                    capped.append((ls.id, combinations))
         for text in references(ls, mix=mix, max=limit):
             if format == "lines":
                 write(text + "\n")

@@ -352,7 +352,7 @@ def lost_space(text: str, edit: Edit) -> bool:
     right after one, at the end of a word, lost its space.  On all of HOO 2011 this finds
     the 10 such insertions (11 corrections) and nothing else.
     """
-    if edit.start != edit.end or not 0 < edit.start < len(text) + 1 or not edit.corrections:
+    if edit.start != edit.end or not 0 < edit.start <= len(text) or not edit.corrections:
         return False
     if not text[edit.start - 1].isalnum():
         return False

@@ -43,17 +43,21 @@ _SUBSET_END = re.compile(r"\]\s*>")
 _FORBIDDEN = ("<!ENTITY", "SYSTEM", "PUBLIC")
 
 
+SAFE_OPTIONS: dict[str, bool] = {
+    "resolve_entities": False,
+    "no_network": True,
+    "load_dtd": False,
+    "dtd_validation": False,
+    "huge_tree": False,
+    "remove_comments": False,
+}
+"""The settings of every parser here: no entity substitution, no DTD loading or
+validation, no network, libxml2's size limits on (``huge_tree=False``), comments kept."""
+
+
 def parser() -> etree.XMLParser:
-    """A new lxml parser with the safe settings: no entity substitution, no DTD loading or
-    validation, no network, libxml2's size limits on (``huge_tree=False``), comments kept."""
-    return etree.XMLParser(
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        dtd_validation=False,
-        huge_tree=False,
-        remove_comments=False,
-    )
+    """A new lxml parser with the safe settings (:data:`SAFE_OPTIONS`)."""
+    return etree.XMLParser(**SAFE_OPTIONS)
 
 
 def parse(source: XmlSource, *, name: str | None = None, max_bytes: int = MAX_BYTES) -> etree._Element:
@@ -134,12 +138,7 @@ def iterparse(
             _Prefixed(head, fh),
             events=("end",),
             tag=tag,
-            resolve_entities=False,
-            no_network=True,
-            load_dtd=False,
-            dtd_validation=False,
-            huge_tree=False,
-            remove_comments=False,
+            **SAFE_OPTIONS,
         )
         checked = False
         while True:

@@ -114,7 +114,7 @@ from lxml import etree
 from gecformats import loci, xmlsafe
 from gecformats.errors import GecFormatError
 from gecformats.formats.hoo2011 import escape_text
-from gecformats.io import atomic_output, open_binary, source_name
+from gecformats.io import open_binary, source_name, text_output
 from gecformats.loci import Alternative, Change, Locus, LocusSentence
 from gecformats.model import Edit, Sentence, make_edit
 from gecformats.report import Report
@@ -544,11 +544,8 @@ def write(
             script = sentence.meta.get(SCRIPT_META, "1") if sentence.meta else "1"
             yield script, sentence.id if sentence.id is not None else str(n), ls
 
-    if isinstance(dest, (str, os.PathLike)):
-        with atomic_output(dest) as fh:
-            _write_xml(items(), fh)
-    else:
-        _write_xml(items(), dest)
+    with text_output(dest) as fh:
+        _write_xml(items(), fh)
     return report
 
 
@@ -570,11 +567,8 @@ def write_loci(sentences: Iterable[LocusSentence], dest: str | os.PathLike[str] 
             report.sentences = n
             yield script, ls.id if ls.id is not None else str(n), ls
 
-    if isinstance(dest, (str, os.PathLike)):
-        with atomic_output(dest) as fh:
-            _write_xml(items(), fh)
-    else:
-        _write_xml(items(), dest)
+    with text_output(dest) as fh:
+        _write_xml(items(), fh)
     return report
 
 

@@ -49,7 +49,7 @@ from typing import IO, Literal
 from maxmatch import split_hypothesis
 
 from gecformats.errors import GecFormatError
-from gecformats.io import Source, atomic_output, source_name, text_lines
+from gecformats.io import Source, source_name, text_lines, text_output
 from gecformats.model import Edit, Sentence, Target, make_edit
 from gecformats.report import Report
 
@@ -453,11 +453,8 @@ def write(
         A :class:`~gecformats.report.Report` of what was written and dropped.
     """
     report = Report()
-    if isinstance(dest, (str, os.PathLike)):
-        with atomic_output(dest) as fh:
-            _write(sentences, fh, deletion, targets, report)
-    else:
-        _write(sentences, dest, deletion, targets, report)
+    with text_output(dest) as fh:
+        _write(sentences, fh, deletion, targets, report)
     return report
 
 
