@@ -95,15 +95,21 @@ def _documents(
         yield to_document(sentences, None, id="0001", tokenizer=tokenizer)
         return
     path = Path(text)
-    if path.is_dir():
-        raw = path / "Raw" if (path / "Raw").is_dir() else path
-        files = sorted(raw.glob("*.txt"))
-        if not files:
-            raise GecFormatError(f"{path}: no .txt files to take the original texts from")
-        texts = ((f.stem, _read_text(f)) for f in files)
-        yield from to_documents(sentences, texts, tokenizer=tokenizer)
-    else:
-        yield to_document(sentences, _read_text(path), id=path.stem, tokenizer=tokenizer)
+    try:
+        if path.is_dir():
+            raw = path / "Raw" if (path / "Raw").is_dir() else path
+            files = sorted(raw.glob("*.txt"))
+            if not files:
+                raise GecFormatError("no .txt files to take the original texts from", file=str(path))
+            texts = ((f.stem, _read_text(f)) for f in files)
+            yield from to_documents(sentences, texts, tokenizer=tokenizer)
+        else:
+            yield to_document(sentences, _read_text(path), id=path.stem, tokenizer=tokenizer)
+    except GecFormatError as exc:
+        if exc.file is not None:
+            raise
+        # the sentences do not fit the original text: name the text it was checked against
+        raise GecFormatError(exc.message, file=str(path), kind=exc.kind) from None
 
 
 def _part_ids(documents: Iterable[Document]) -> Iterator[Document]:

@@ -140,6 +140,7 @@ def test_cli_m2_tokens_not_in_text_is_a_clear_error(tmp_path: Path) -> None:
                                  "--text", str(text)])
     assert result.exit_code == 1
     assert "sentence 1, token 0 'Something'" in result.output
+    assert f"gecformats: {text}: " in result.output  # names the text it was checked against
     assert not (tmp_path / "out").exists()
 
 
