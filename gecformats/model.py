@@ -260,3 +260,39 @@ class Document:
     def replace(self, **changes: object) -> Document:
         """Return a copy with the given fields replaced (``dataclasses.replace``)."""
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Parallel:
+    """A source sentence and its corrected versions as plain text: the model of the parallel
+    formats (``parallel``, ``tsv``, ``nlpcc``, ``cherrant``).
+
+    Nothing is tokenized here: :mod:`gecformats.extract` turns a ``Parallel`` into a
+    :class:`Sentence` (edit extraction) and back (applying an annotator's edits).
+
+    Attributes:
+        source: the source sentence.
+        references: the corrected versions; position ``k`` is annotator (reference) ``k``.
+            ``None`` means that annotator said nothing about this sentence (it is absent, as
+            in M2); an empty tuple means nobody did (NLPCC ``N = 0`` keeps that in ``meta``).
+        id: the identifier the format gives the sentence, if any (NLPCC: the essay-local
+            sentence number; ChERRANT: the id column).
+        meta: other format details (read-only), e.g. ``{"nlpcc.n": "0"}``.
+
+    >>> p = Parallel("He go home .", ("He goes home .", None))
+    >>> p.present()
+    (0,)
+    """
+
+    source: str
+    references: tuple[str | None, ...] = ()
+    id: str | None = None
+    meta: Mapping[str, str] = field(default_factory=dict)
+
+    def present(self) -> tuple[int, ...]:
+        """The annotators (reference positions) that are not ``None``."""
+        return tuple(k for k, ref in enumerate(self.references) if ref is not None)
+
+    def replace(self, **changes: object) -> Parallel:
+        """Return a copy with the given fields replaced (``dataclasses.replace``)."""
+        return replace(self, **changes)  # type: ignore[arg-type]
