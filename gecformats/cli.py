@@ -102,6 +102,11 @@ class TokenizerName(str, Enum):
     space = "space"
 
 
+class EditTypes(str, Enum):
+    errant = "errant"
+    nlpcc = "nlpcc"
+
+
 class SplitterName(str, Enum):
     punkt = "punkt"
     lines = "lines"
@@ -125,9 +130,37 @@ def convert(
         "of each reference only (what the NUS scorer reads); 'split' every alignment into an "
         "annotator of its own.",
     ),
-    tokenizer: TokenizerName = typer.Option(
-        TokenizerName.en, help="HOO → M2: how to tokenize (en: nltk Penn Treebank words, zh: "
-        "jieba, char, space). M2 → HOO: what the tokens are (zh/char are joined without spaces)."
+    tokenizer: Optional[TokenizerName] = typer.Option(
+        None, help="HOO or parallel text → M2: how to tokenize (en: nltk Penn Treebank words, "
+        "the default; zh: jieba; char; space). M2 → HOO or text: what the tokens are (zh/char "
+        "are joined without spaces). M2 → M2: 'char' splits words into characters."
+    ),
+    refs: Optional[list[str]] = typer.Option(
+        None, "--ref", metavar="REF.txt",
+        help="--from parallel: a corrected file, line-aligned with INPUT (repeat for more "
+        "references; reference k becomes annotator k).",
+    ),
+    alternative: int = typer.Option(
+        0, min=0, help="M2 → text: which alternative correction (||) of each edit to apply."
+    ),
+    types: Optional[EditTypes] = typer.Option(
+        None, help="Text → M2: edit type names (errant: M/U/R/R:WO, the default for en and "
+        "space; nlpcc: M/R/S/W, the default for zh and char)."
+    ),
+    split_substitutions: bool = typer.Option(
+        False, help="Text → M2: an n → n token replacement becomes one edit per changed token "
+        "(as CoNLL annotators wrote them) instead of one merged edit."
+    ),
+    simplify: bool = typer.Option(
+        False, "--t2s", help="Text → M2: convert references from traditional to simplified "
+        "Chinese first (needs opencc, zhconv or hanziconv installed)."
+    ),
+    strip_edges: bool = typer.Option(
+        False, help="--from nlpcc: strip U+FEFF, U+200B, U+3000 and spaces at field edges."
+    ),
+    jobs: int = typer.Option(
+        1, "--jobs", "-j", min=0, help="Text → M2: worker processes (0: one per CPU); the "
+        "output does not depend on it."
     ),
     sentences: SplitterName = typer.Option(
         SplitterName.punkt, help="HOO → M2: sentence splitting (punkt: line breaks + Punkt with "
@@ -139,7 +172,7 @@ def convert(
     ),
     shrink: bool = typer.Option(
         False, help="HOO → M2: trim tokens an edit's original and correction share (as CoNLL did) "
-        "instead of keeping the annotator's span."
+        "instead of keeping the annotator's span; words → characters: trim shared characters."
     ),
     grouping: Grouping = typer.Option(
         Grouping.components, help="I-measure XML output: how edits become loci (components: "
@@ -147,8 +180,8 @@ def convert(
     ),
     report_path: Optional[str] = typer.Option(
         None, "--report", metavar="R.json",
-        help="HOO → M2: write the conversion report (counts and every widened, dropped or "
-        "inconsistent case) as JSON.",
+        help="HOO or text → M2, M2 → text: write the conversion report (counts, tool versions "
+        "and cases: widened, dropped, inconsistent, unannotatable ...) as JSON.",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing unless something was dropped."),
 ) -> None:
@@ -157,6 +190,10 @@ def convert(
     HOO (character offsets) → M2 (tokens) tokenizes with --tokenizer and --sentences and
     prints a one-line summary; every edit that could not be carried over exactly is listed
     in the --report file.
+
+    Parallel text (parallel, tsv, nlpcc, cherrant) → M2 extracts one annotator's edits per
+    reference: `convert SRC.txt OUT.m2 --from parallel --ref REF1.txt --ref REF2.txt`.
+    M2 → parallel writes OUTPUT/source.txt and OUTPUT/annotator-<id>.txt.
     """
     options: dict[str, object] = {}
     to_name = to_format
@@ -167,12 +204,19 @@ def convert(
             options["targets"] = targets.value
         if to_name == "ixml":
             options["grouping"] = grouping.value
+        if refs:
+            options["refs"] = refs
+        if strip_edges:
+            options["strip_edges"] = True
         report = convert_file(input, output, from_format=from_format, to_format=to_name,
-                              tokenizer=tokenizer.value, sentences=sentences.value, text=text,
-                              shrink=shrink, **options)
+                              tokenizer=tokenizer.value if tokenizer else None,
+                              sentences=sentences.value, text=text, shrink=shrink,
+                              alternative=alternative, types=types.value if types else None,
+                              split_substitutions=split_substitutions, simplify=simplify,
+                              jobs=jobs, **options)
         if report.conversion is not None and report_path is not None:
             report.conversion.write_json(report_path)
-    if report.conversion is not None:
+    if report.conversion is not None and not quiet:
         typer.echo(f"gecformats: {report.conversion.summary()}", err=True)
     for line in report.lines():
         typer.echo(f"gecformats: {line}", err=True)

@@ -1,9 +1,13 @@
 """Format → model → format conversion of whole files.
 
-Formats count in tokens (M2: :class:`~gecformats.model.Sentence`) or in characters (HOO:
-:class:`~gecformats.model.Document`; their modules say ``UNIT = "char"``).  Between the
-two units the conversion goes through :mod:`gecformats.retokenize`, with a tokenizer and a
-sentence splitter, and everything it could not carry over exactly is in the report.
+Formats count in tokens (M2, I-measure XML: :class:`~gecformats.model.Sentence`), in
+characters (HOO: :class:`~gecformats.model.Document`; their modules say ``UNIT = "char"``)
+or hold plain text (the parallel formats: :class:`~gecformats.model.Parallel`, ``UNIT =
+"text"``).  Between characters and tokens the conversion goes through
+:mod:`gecformats.retokenize`, with a tokenizer and a sentence splitter; between text and
+tokens through :mod:`gecformats.extract` (edit extraction one way, applying edits the
+other); word-level M2 becomes character-level M2 through :mod:`gecformats.chars`.
+Everything a conversion could not carry over exactly is in the report.
 """
 
 from __future__ import annotations
@@ -14,12 +18,17 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from gecformats import formats
+from gecformats import extract, formats
+from gecformats.chars import sentences_to_chars
 from gecformats.errors import GecFormatError
+from gecformats.extract import ExtractionReport
 from gecformats.io import Source
-from gecformats.model import Document, Sentence
+from gecformats.model import Document, Parallel, Sentence
 from gecformats.report import Report
 from gecformats.retokenize import ConversionReport, documents_to_sentences, to_document, to_documents
+
+READER_OPTIONS = ("refs", "strip_edges")
+"""Options :func:`convert` hands to the reader instead of the writer."""
 
 
 def convert(
@@ -28,10 +37,15 @@ def convert(
     *,
     from_format: str | None = None,
     to_format: str | None = None,
-    tokenizer: str = "en",
+    tokenizer: str | None = None,
     sentences: str = "punkt",
     text: str | os.PathLike[str] | None = None,
     shrink: bool = False,
+    alternative: int = 0,
+    types: str | None = None,
+    split_substitutions: bool = False,
+    simplify: bool = False,
+    jobs: int = 1,
     **options: Any,
 ) -> Report:
     """Read ``source`` in one format and write ``dest`` in another, streaming.
@@ -39,52 +53,100 @@ def convert(
     Args:
         source: input path (or open file when ``from_format`` is given).  For HOO formats:
             one document (its text file with the gold edits beside it) or a directory in
-            the distribution layout (``Raw/`` and ``Gold/``).
+            the distribution layout (``Raw/`` and ``Gold/``).  For ``parallel``: the source
+            file (references in ``refs``), or a directory written by the ``parallel``
+            writer.
         dest: output path; it appears whole or not at all (``-`` is standard output).  For
-            HOO formats a directory, written in the distribution layout.
+            HOO formats and ``parallel`` a directory.
         from_format, to_format: format names; inferred from the suffixes when omitted.
-        tokenizer, sentences: characters → tokens (HOO → M2): the tokenizer (``en``,
-            ``zh``, ``char``, ``space``) and sentence splitter (``punkt``, ``lines``).
-            Tokens → characters: the tokenizer the tokens came from (``zh`` and ``char``
-            corrections are joined without spaces).
+        tokenizer: ``en``, ``zh``, ``char`` or ``space``.  Characters → tokens (HOO → M2)
+            and text → tokens (edit extraction): how to tokenize (default ``en``).  Tokens
+            → characters or text: what the tokens are (``zh`` and ``char`` tokens are
+            joined without spaces, others with one space).  M2 → M2: ``char`` converts word
+            tokens to one token per character (exact offsets); no other value is allowed.
+        sentences: characters → tokens: the sentence splitter (``punkt``, ``lines``).
         text: tokens → characters only: the original text the sentences come from (a text
             file, or a directory of ``*.txt`` files or with a ``Raw/`` folder, taken in file
             name order, one document each).  Without it the text is the tokens joined by
             spaces, one sentence per line, in one document.
         shrink: characters → tokens: trim tokens an edit's original and correction share
-            (the CoNLL way) instead of keeping the annotator's span.
-        options: writer options of the output format (e.g. ``deletion``, ``targets`` for
-            M2).
+            (the CoNLL way) instead of keeping the annotator's span; words → characters:
+            trim shared characters the same way.
+        alternative: tokens → text: which alternative correction of each edit to apply.
+        types, split_substitutions: text → tokens: the edit type scheme and whether an
+            n → n token replacement becomes n one-token edits (see
+            :func:`gecformats.extract.extract`).
+        simplify: text → tokens: convert references from traditional to simplified
+            Chinese first (needs an installed converter, see :mod:`gecformats.t2s`).
+        jobs: text → tokens: worker processes (same output for any value).
+        options: reader options (``refs``, ``strip_edges``) and writer options of the
+            output format (e.g. ``deletion``, ``targets`` for M2).
 
     Returns:
         The writer's :class:`~gecformats.report.Report` (what was written and lost); after a
         change of unit, ``report.conversion`` holds the
-        :class:`~gecformats.retokenize.ConversionReport`.
+        :class:`~gecformats.retokenize.ConversionReport` (characters → tokens) or the
+        :class:`~gecformats.extract.ExtractionReport` (text ↔ tokens, words → characters).
 
     Raises:
-        GecFormatError: malformed input, or a format that cannot be inferred; no output
-            file is left behind.
+        GecFormatError: malformed input, a format that cannot be inferred or a conversion
+            that does not exist; no output is left behind.
         OSError: the input cannot be read or the output written.
     """
     reader = formats.get(from_format or formats.infer(_path(source)))
     writer = formats.get(to_format or formats.infer(dest))
-    items: Iterable[Sentence] | Iterable[Document] = reader.read(source)
-    conversion: ConversionReport | None = None
-    if unit(reader) == "char" and unit(writer) == "token":
+    read_options = {k: options.pop(k) for k in READER_OPTIONS if options.get(k) is not None}
+    items: Iterable[Any] = reader.read(source, **read_options)
+    conversion: ConversionReport | ExtractionReport | None = None
+    units = (unit(reader), unit(writer))
+    if units == ("char", "token"):
         conversion = ConversionReport()
-        items = documents_to_sentences(items, tokenizer, sentences, conversion,  # type: ignore[arg-type]
+        items = documents_to_sentences(items, tokenizer or "en", sentences, conversion,
                                        shrink=shrink)
-    elif unit(reader) == "token" and unit(writer) == "char":
-        items = _documents(items, text, tokenizer)  # type: ignore[arg-type]
+    elif units == ("token", "char"):
+        items = _documents(items, text, tokenizer or "en")
+    elif units == ("text", "token"):
+        conversion = ExtractionReport()
+        if simplify:
+            items = _simplified(items, conversion)
+        items = extract.sentences(items, tokenizer or "en", types=types, report=conversion,
+                                  jobs=jobs, split_substitutions=split_substitutions)
+    elif units == ("token", "text"):
+        conversion = ExtractionReport()
+        items = extract.parallels(items, alternative=alternative,
+                                  joiner=extract.joiner_for(tokenizer), report=conversion)
+    elif units == ("token", "token") and tokenizer is not None:
+        if tokenizer != "char":
+            raise GecFormatError(f"M2 → M2 can only split words into characters (--tokenizer "
+                                 f"char), not re-tokenize with {tokenizer!r}")
+        conversion = ExtractionReport()
+        items = sentences_to_chars(items, shrink=shrink, report=conversion)
+    elif "text" in units and units != ("text", "text"):
+        raise GecFormatError(f"no conversion between {reader.NAME} and {writer.NAME}: convert "
+                             "through M2")
     elif reader.NAME == "hoo2012" and writer.NAME == "hoo2011":
-        items = _part_ids(items)  # type: ignore[arg-type]
+        items = _part_ids(items)
     report = writer.write(items, dest, **options)
     report.conversion = conversion
     return report
 
 
+def _simplified(items: Iterable[Parallel], report: ExtractionReport) -> Iterator[Parallel]:
+    """References converted from traditional to simplified script (sources stay)."""
+    from gecformats.t2s import converter
+
+    simplify, name = converter()
+    report.versions["simplifier"] = name
+    for item in items:
+        refs = tuple(None if r is None else simplify(r) for r in item.references)
+        if refs != item.references:
+            report.note("simplified", f"sentence {item.id or '?'}")
+        yield item.replace(references=refs)
+
+
 def unit(module: ModuleType) -> str:
-    """``"char"`` for formats with character offsets (HOO), otherwise ``"token"``."""
+    """``"char"`` for formats with character offsets (HOO), ``"text"`` for the parallel
+    formats, otherwise ``"token"``."""
     return getattr(module, "UNIT", "token")
 
 

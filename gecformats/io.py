@@ -207,3 +207,12 @@ def atomic_directory(path: str | os.PathLike[str]) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def write_json(data: object, path: str | os.PathLike[str]) -> None:
+    """Write ``data`` as indented UTF-8 JSON to ``path`` (whole or not at all)."""
+    import json
+
+    with atomic_output(path) as fh:
+        json.dump(data, fh, ensure_ascii=False, indent=1)
+        fh.write("\n")

@@ -44,7 +44,6 @@ comma is glued to the word before it; a deleted word takes the space after it).
 from __future__ import annotations
 
 import bisect
-import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -154,11 +153,9 @@ class ConversionReport:
 
     def write_json(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_dict` as JSON to ``path`` (whole or not at all)."""
-        from gecformats.io import atomic_output
+        from gecformats.io import write_json
 
-        with atomic_output(path) as fh:
-            json.dump(self.to_dict(), fh, ensure_ascii=False, indent=1)
-            fh.write("\n")
+        write_json(self.to_dict(), path)
 
 
 # ---------------------------------------------------------------------------------------

@@ -193,17 +193,45 @@ class ChineseTokenizer:
         self.version = f"jieba-{jieba.__version__}"
         self._jieba = jieba.Tokenizer()
         self._jieba.tmp_dir = str(user_cache_dir())
+        self._blocks = jieba.re_han_default.split
+        self._cache: dict[str, tuple[str, ...]] = {}
 
     def tokenize(self, text: str) -> list[Token]:
-        """Segment ``text`` into words (HMM on), trimming ignorable characters from them."""
+        """Segment ``text`` into words (HMM on), trimming ignorable characters from them.
+
+        jieba cuts every block of its ``re_han_default`` pattern (a run of Han characters,
+        Latin letters and digits, or a run of anything else) on its own, so the words of
+        each block are cached: a corrected sentence shares most blocks with its source and
+        only the changed ones are segmented again.  The result is exactly
+        ``jieba.tokenize(text)``.
+        """
         out: list[Token] = []
-        for word, start, end in self._jieba.tokenize(text):
-            m = _TOKEN_RUN.search(word)
-            if m is None:
+        start = 0
+        cache = self._cache
+        for block in self._blocks(text):
+            if not block:
                 continue
-            end_in_word = _rstripped(word)
-            out.append(Token(word[m.start():end_in_word], start + m.start(), start + end_in_word))
+            words = cache.get(block)
+            if words is None:
+                if len(cache) >= _BLOCK_CACHE:
+                    cache.clear()
+                words = cache[block] = tuple(self._jieba.cut(block))
+            for word in words:
+                end = start + len(word)
+                m = _TOKEN_RUN.search(word)
+                if m is not None:
+                    if m.start() == 0 and m.end() == len(word):
+                        out.append(Token(word, start, end))
+                    else:
+                        end_in_word = _rstripped(word)
+                        out.append(Token(word[m.start():end_in_word], start + m.start(),
+                                         start + end_in_word))
+                start = end
         return out
+
+
+_BLOCK_CACHE = 100_000
+"""How many jieba blocks :class:`ChineseTokenizer` keeps (then it starts afresh)."""
 
 
 PUNKT_ABBREVIATIONS = frozenset("""

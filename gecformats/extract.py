@@ -1,0 +1,472 @@
+"""Plain text ↔ edits: extract edits from corrected sentences, and apply them again.
+
+Most GEC data starts as parallel sentences (a source and one or more corrections) and most
+systems output plain text.  :func:`extract` turns one :class:`~gecformats.model.Parallel`
+into a :class:`~gecformats.model.Sentence` with one annotator per reference;
+:func:`to_parallel` does the reverse for one sentence.  :func:`sentences` and
+:func:`parallels` do the same for streams (optionally on several cores), filling an
+:class:`ExtractionReport`.
+
+Alignment (:func:`align`) works on tokens: it keeps the longest common subsequence of the
+source and the corrected tokens unchanged, and every maximal run of other tokens becomes
+one edit — adjacent changes are merged, as annotators write them ("have" → "has been" is
+one edit, not a replacement plus an insertion).  So the edits are minimal (no edit covers
+a token that could stay) and applying them gives the corrected tokens back exactly.
+
+>>> [(e.start, e.end, e.correction, e.type) for e in align_edits(
+...     "He go to school yesterday".split(), "He went to the school yesterday".split())]
+[(1, 2, ('went',), 'R'), (3, 3, ('the',), 'M')]
+>>> s = extract(Parallel("他们去了学校，", ("他们去学校。", "他们去了学校，")), "char")
+>>> s.annotators[0][0].type, s.annotators[1]
+('R', ())
+>>> to_parallel(s, joiner="").references
+('他们去学校。', '他们去了学校，')
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gecformats.io import write_json
+from gecformats.model import Edit, Parallel, Sentence, Tokens, apply_edits, make_edit
+from gecformats.tokenize import Tokenizer, get_tokenizer
+
+NO_ERROR = "没有错误"
+"""ChERRANT's reference string for "the source is correct" (a noop annotator)."""
+
+UNANNOTATABLE = "无法标注"
+"""ChERRANT's reference string for "cannot be annotated" (the reference is dropped)."""
+
+TYPE_SCHEMES = ("errant", "nlpcc")
+"""Edit type names :func:`align_edits` can give: ERRANT's operations ``M`` (missing: an
+insertion), ``U`` (unnecessary: a deletion), ``R`` (replacement) and ``R:WO`` (word order),
+or NLPCC 2018's ``M`` (missing), ``R`` (redundant: a deletion), ``S`` (substitution) and
+``W`` (word order)."""
+
+_TYPES = {
+    "errant": ("M", "U", "R", "R:WO"),
+    "nlpcc": ("M", "R", "S", "W"),
+}
+
+JOINED_TOKENIZERS = frozenset({"zh", "char"})
+"""Tokenizers whose tokens are written without spaces between them."""
+
+
+def default_types(tokenizer: str) -> str:
+    """The type scheme used with ``tokenizer``: ``nlpcc`` for Chinese, else ``errant``."""
+    return "nlpcc" if tokenizer in JOINED_TOKENIZERS else "errant"
+
+
+def joiner_for(tokenizer: str | None) -> str:
+    """How tokens become text for ``tokenizer``: ``""`` for ``zh``/``char``, else a space."""
+    return "" if tokenizer in JOINED_TOKENIZERS else " "
+
+
+# ------------------------------------------------------------------ alignment
+
+
+def align(source: Sequence[str], target: Sequence[str]) -> list[tuple[int, int, int, int]]:
+    """The changed spans between two token sequences.
+
+    Args:
+        source, target: the token sequences.
+
+    Returns:
+        ``(i1, i2, j1, j2)`` tuples, in order: ``source[i1:i2]`` becomes ``target[j1:j2]``.
+        Everything between two spans is a run of tokens common to both, which together
+        form a longest common subsequence; two spans are never adjacent.  Ties are broken
+        deterministically: common leading and trailing tokens are kept first ("the the
+        cat" → "the cat" deletes the second "the"); within the rest, the matches that come
+        latest in the source.
+
+    >>> align("a b c d".split(), "a x c d e".split())
+    [(1, 2, 1, 2), (4, 4, 4, 5)]
+    """
+    n, m = len(source), len(target)
+    lo = 0
+    top = min(n, m)
+    while lo < top and source[lo] == target[lo]:
+        lo += 1
+    hi_s, hi_t = n, m
+    while hi_s > lo and hi_t > lo and source[hi_s - 1] == target[hi_t - 1]:
+        hi_s -= 1
+        hi_t -= 1
+    if lo == hi_s and lo == hi_t:
+        return []
+    if lo == hi_s or lo == hi_t:
+        return [(lo, hi_s, lo, hi_t)]
+    matches = _lcs(source[lo:hi_s], target[lo:hi_t])
+    spans = []
+    i = j = 0
+    for a, b in matches:
+        if a > i or b > j:
+            spans.append((lo + i, lo + a, lo + j, lo + b))
+        i, j = a + 1, b + 1
+    if i < hi_s - lo or j < hi_t - lo:
+        spans.append((lo + i, hi_s, lo + j, hi_t))
+    return spans
+
+
+def _lcs(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int]]:
+    """The matched index pairs of a longest common subsequence of ``a`` and ``b``."""
+    m = len(b)
+    # table[i][j] = LCS length of a[i:] and b[j:], filled from the end
+    table = [[0] * (m + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a) - 1, -1, -1):
+        row, below = table[i], table[i + 1]
+        ai = a[i]
+        for j in range(m - 1, -1, -1):
+            if ai == b[j]:
+                row[j] = below[j + 1] + 1
+            else:
+                right, down = row[j + 1], below[j]
+                row[j] = right if right > down else down
+    out = []
+    i = j = 0
+    n = len(a)
+    while i < n and j < m:
+        if a[i] == b[j] and table[i][j] == table[i + 1][j + 1] + 1 and table[i + 1][j] < table[i][j]:
+            out.append((i, j))
+            i += 1
+            j += 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1  # drop a[i] while the rest still holds the longest subsequence
+        else:
+            j += 1
+    return out
+
+
+def align_edits(source: Sequence[str], target: Sequence[str], annotator: int = 0,
+                types: str = "errant", split_substitutions: bool = False) -> tuple[Edit, ...]:
+    """The edits that turn ``source`` into ``target`` (see :func:`align`).
+
+    Args:
+        source, target: the token sequences.
+        annotator: the annotator id the edits get.
+        types: the type names, one of :data:`TYPE_SCHEMES`.
+        split_substitutions: a changed run of n source tokens replaced by n tokens becomes
+            one edit per token that changes (``firghtenning affects`` → ``frightening
+            effects`` as two edits), as the CoNLL-2014 annotators mostly wrote them;
+            word-order changes stay whole.
+
+    Returns:
+        The edits in source order; ``apply_edits(source, edits) == tuple(target)``.
+
+    Raises:
+        ValueError: an unknown type scheme.
+    """
+    try:
+        insertion, deletion, replacement, order = _TYPES[types]
+    except KeyError:
+        raise ValueError(f"unknown type scheme {types!r} (known: {', '.join(TYPE_SCHEMES)})") from None
+    edits = []
+    for i1, i2, j1, j2 in align(source, target):
+        correction = tuple(target[j1:j2])
+        if i1 == i2:
+            kind = insertion
+        elif j1 == j2:
+            kind = deletion
+        elif i2 - i1 > 1 and Counter(source[i1:i2]) == Counter(correction):
+            kind = order
+        else:
+            kind = replacement
+            if split_substitutions and i2 - i1 == j2 - j1 > 1:
+                edits.extend(make_edit(i, i + 1, ((t,),), kind, True, "-NONE-", annotator)
+                             for i, t in zip(range(i1, i2), correction) if source[i] != t)
+                continue
+        edits.append(make_edit(i1, i2, (correction,), kind, True, "-NONE-", annotator))
+    return tuple(edits)
+
+
+# ------------------------------------------------------------------ one sentence
+
+
+@dataclass(slots=True)
+class ExtractionReport:
+    """What an extraction (text → edits) or application (edits → text) did.
+
+    Attributes:
+        sentences: sentences processed.
+        references: references read (extraction) or written (application).
+        edits: edits extracted or applied.
+        noops: references equal to their source (extraction: a noop annotator).
+        absent: annotators absent from a sentence (extraction: ``None`` references;
+            application: the source was written for them).
+        counts: other events by name, e.g. ``spacing-only`` (a reference that differs from
+            its source only in white space: it becomes a noop, the spacing is lost),
+            ``unannotatable`` (a ChERRANT ``无法标注`` reference, dropped),
+            ``out-of-range`` / ``overlap`` (edits that could not be applied and were left
+            out), ``no-alternative`` (an edit with fewer alternatives than asked: its first
+            was used).
+        examples: for each name in ``counts``, the first few cases (``"sentence 12,
+            annotator 1: ..."``).
+        versions: the tools the result depends on (``tokenizer``, ``simplifier``) with
+            their versions.
+    """
+
+    sentences: int = 0
+    references: int = 0
+    edits: int = 0
+    noops: int = 0
+    absent: int = 0
+    counts: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=dict)
+
+    def note(self, what: str, example: str) -> None:
+        """Count one event ``what`` and keep ``example`` among the first few."""
+        self.counts[what] += 1
+        kept = self.examples.setdefault(what, [])
+        if len(kept) < 3:
+            kept.append(example)
+
+    def merge(self, other: ExtractionReport) -> None:
+        """Add the numbers of ``other`` (a worker's report) to this one."""
+        self.sentences += other.sentences
+        self.references += other.references
+        self.edits += other.edits
+        self.noops += other.noops
+        self.absent += other.absent
+        for what, count in other.counts.items():
+            self.counts[what] += count
+            kept = self.examples.setdefault(what, [])
+            kept.extend(other.examples.get(what, [])[:max(0, 3 - len(kept))])
+        self.versions.update(other.versions)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready data."""
+        return {"sentences": self.sentences, "references": self.references,
+                "edits": self.edits, "noops": self.noops, "absent": self.absent,
+                "counts": dict(self.counts), "examples": self.examples,
+                "versions": self.versions}
+
+    def summary(self) -> str:
+        """One line for people."""
+        parts = [f"{self.sentences} sentences", f"{self.references} references",
+                 f"{self.edits} edits", f"{self.noops} noop references"]
+        if self.absent:
+            parts.append(f"{self.absent} absent annotators")
+        parts += [f"{count} {what}" for what, count in sorted(self.counts.items())]
+        return ", ".join(parts)
+
+    def write_json(self, path: str | os.PathLike[str]) -> None:
+        """Write :meth:`to_dict` as JSON to ``path`` (whole or not at all)."""
+        write_json(self.to_dict(), path)
+
+
+def _tokenizer(tokenizer: str | Tokenizer) -> Tokenizer:
+    return get_tokenizer(tokenizer) if isinstance(tokenizer, str) else tokenizer
+
+
+def extract(parallel: Parallel, tokenizer: str | Tokenizer = "en", *, types: str | None = None,
+            split_substitutions: bool = False, report: ExtractionReport | None = None,
+            number: int = 0) -> Sentence:
+    """Extract one annotator's edits per reference of ``parallel``.
+
+    Args:
+        parallel: the source and its references (``None`` = absent annotator).
+        tokenizer: a tokenizer or its name (``en``, ``zh``, ``char``, ``space``).
+        types: the edit type scheme (:data:`TYPE_SCHEMES`); by default ``nlpcc`` for ``zh``
+            and ``char``, ``errant`` otherwise.
+        split_substitutions: see :func:`align_edits`.
+        report: filled with what happened, if given.
+        number: the sentence's 1-based number, for the report's examples.
+
+    Returns:
+        The :class:`Sentence`: the source tokens and, for every present reference ``k``,
+        annotator ``k``'s edits (none for a reference equal to the source, which makes a
+        noop annotator).  A sentence without any reference (NLPCC ``N = 0``: judged
+        correct) gets a noop annotator 0.  A ChERRANT ``没有错误`` reference is a noop; a
+        ``无法标注`` reference is left out (reported).  The guarantee: for every annotator
+        ``k``, ``sentence.corrected(k)`` equals the tokens of reference ``k``.
+    """
+    tok = _tokenizer(tokenizer)
+    scheme = types or default_types(tok.name)
+    source = tuple(t.text for t in tok.tokenize(parallel.source))
+    annotators: dict[int, tuple[Edit, ...]] = {}
+    seen: dict[str, Tokens] = {parallel.source: source}
+    if report is not None:
+        report.sentences += 1
+        if "tokenizer" not in report.versions:
+            report.versions["tokenizer"] = f"{tok.name}-{tok.version}"
+    if not parallel.references:
+        annotators[0] = ()
+        if report is not None:
+            report.noops += 1
+    for k, ref in enumerate(parallel.references):
+        if ref is None:
+            if report is not None:
+                report.absent += 1
+            continue
+        if ref == UNANNOTATABLE:
+            if report is not None:
+                report.note("unannotatable", f"sentence {number}, annotator {k}")
+            continue
+        if report is not None:
+            report.references += 1
+        if ref == NO_ERROR:
+            target = source
+        else:
+            target = seen.get(ref)
+            if target is None:
+                target = seen[ref] = tuple(t.text for t in tok.tokenize(ref))
+        edits = (align_edits(source, target, k, scheme, split_substitutions)
+                 if target != source else ())
+        annotators[k] = edits
+        if report is not None:
+            report.edits += len(edits)
+            if not edits:
+                report.noops += 1
+                if ref != parallel.source and ref != NO_ERROR:
+                    report.note("spacing-only", f"sentence {number}, annotator {k}")
+    return Sentence(source, annotators, id=parallel.id)
+
+
+def to_parallel(sentence: Sentence, *, alternative: int = 0, joiner: str = " ",
+                report: ExtractionReport | None = None, number: int = 0) -> Parallel:
+    """Apply each annotator's edits to ``sentence`` and give the texts.
+
+    Args:
+        sentence: the tokenized sentence with its annotators.
+        alternative: which alternative correction of each edit to use (0 = the first); an
+            edit with fewer alternatives uses its first (reported as ``no-alternative``).
+        joiner: put between tokens (``" "``; ``""`` for Chinese).
+        report: filled with what happened, if given.
+        number: the sentence's 1-based number, for the report's examples.
+
+    Returns:
+        A :class:`Parallel` whose reference ``k`` is annotator ``k``'s corrected text, or
+        ``None`` when annotator ``k`` is absent from this sentence.  Edits are applied in
+        ``(start, end)`` order; several insertions at one offset keep their file order;
+        optional edits are applied.  An edit out of range, or overlapping an earlier edit
+        of its annotator, is left out and reported (``out-of-range``, ``overlap``).
+    """
+    source = sentence.source
+    width = max(sentence.annotators, default=-1) + 1
+    refs: list[str | None] = [None] * width
+    for k, edits in sentence.annotators.items():
+        if k < 0:
+            if report is not None:
+                report.note("negative-annotator", f"sentence {number}, annotator {k}")
+            continue
+        usable = _applicable(source, edits, report, number, k)
+        if report is not None:
+            report.references += 1
+            report.edits += len(usable)
+            if not usable:
+                report.noops += 1
+            short = sum(1 for e in usable if len(e.corrections) <= alternative)
+            if alternative and short:
+                report.note("no-alternative", f"sentence {number}, annotator {k}")
+        refs[k] = joiner.join(apply_edits(source, usable, alternative))
+    if report is not None:
+        report.sentences += 1
+        report.absent += refs.count(None)
+    return Parallel(joiner.join(source), tuple(refs), id=sentence.id)
+
+
+def _applicable(source: Tokens, edits: Sequence[Edit], report: ExtractionReport | None,
+                number: int, annotator: int) -> list[Edit]:
+    """The edits that can be applied together; the others are reported."""
+    n = len(source)
+    out: list[Edit] = []
+    end = 0
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        if e.start == -1 and e.end == -1:  # an M2 noop line that slipped through
+            continue
+        if e.start < 0 or e.end > n or e.start > e.end:
+            problem = "out-of-range"
+        elif e.start < end:
+            problem = "overlap"
+        else:
+            out.append(e)
+            end = e.end
+            continue
+        if report is not None:
+            report.note(problem, f"sentence {number}, annotator {annotator}: {e.start} {e.end}")
+    return out
+
+
+# ------------------------------------------------------------------ streams
+
+
+def sentences(items: Iterable[Parallel], tokenizer: str = "en", *, types: str | None = None,
+              split_substitutions: bool = False, report: ExtractionReport | None = None,
+              jobs: int = 1, chunk: int = 256) -> Iterator[Sentence]:
+    """:func:`extract` every item of a stream, in order, streaming.
+
+    Args:
+        items: the parallel sentences.
+        tokenizer, types, split_substitutions: see :func:`extract`.
+        report: filled as the stream is consumed.
+        jobs: worker processes (1: none; 0: one per CPU).  The output order and content
+            do not depend on it.
+        chunk: sentences per task handed to a worker.
+
+    Yields:
+        One :class:`Sentence` per item.
+    """
+    tok = get_tokenizer(tokenizer)
+    scheme = types or default_types(tokenizer)
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
+    if jobs <= 1:
+        for number, item in enumerate(items, 1):
+            yield extract(item, tok, types=scheme, split_substitutions=split_substitutions,
+                          report=report, number=number)
+        return
+    yield from _parallel_map(_extract_chunk, items, (tokenizer, scheme, split_substitutions),
+                             report, jobs, chunk)
+
+
+def _extract_chunk(args: tuple[tuple[str, str, bool], int, list[Parallel]]
+                   ) -> tuple[list[Sentence], ExtractionReport]:
+    (tokenizer, scheme, split), first, chunk = args
+    tok = get_tokenizer(tokenizer)
+    report = ExtractionReport()
+    out = [extract(p, tok, types=scheme, split_substitutions=split, report=report,
+                   number=first + i) for i, p in enumerate(chunk)]
+    return out, report
+
+
+def _parallel_map(function: Any, items: Iterable[Any], settings: tuple[Any, ...],
+                  report: ExtractionReport | None, jobs: int, chunk: int) -> Iterator[Any]:
+    """Run ``function`` over chunks of ``items`` in ``jobs`` processes, in order, with at
+    most a few chunks in flight (flat memory)."""
+    import multiprocessing
+
+    def chunks() -> Iterator[tuple[tuple[Any, ...], int, list[Any]]]:
+        batch: list[Any] = []
+        first = 1
+        for item in items:
+            batch.append(item)
+            if len(batch) == chunk:
+                yield settings, first, batch
+                first += len(batch)
+                batch = []
+        if batch:
+            yield settings, first, batch
+
+    with multiprocessing.get_context(_start_method()).Pool(jobs) as pool:
+        for results, part in pool.imap(function, chunks()):
+            if report is not None:
+                report.merge(part)
+            yield from results
+
+
+def _start_method() -> str:
+    import multiprocessing
+
+    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def parallels(items: Iterable[Sentence], *, alternative: int = 0, joiner: str = " ",
+              report: ExtractionReport | None = None) -> Iterator[Parallel]:
+    """:func:`to_parallel` every sentence of a stream, in order, streaming."""
+    for number, sentence in enumerate(items, 1):
+        yield to_parallel(sentence, alternative=alternative, joiner=joiner, report=report,
+                          number=number)
