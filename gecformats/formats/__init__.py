@@ -3,7 +3,10 @@
 Every format module has ``NAME``, ``SUFFIXES``, ``read(source)`` and
 ``write(items, dest, **options) -> Report``.  Token formats (M2) read and write
 :class:`~gecformats.model.Sentence` s; character formats (HOO 2011 and 2012, ``UNIT =
-"char"``) read and write :class:`~gecformats.model.Document` s.
+"char"``) read and write :class:`~gecformats.model.Document` s; plain-text formats
+(``parallel``, ``tsv``, ``nlpcc``, ``cherrant``, ``UNIT = "text"``) read and write
+:class:`~gecformats.model.Parallel` s.  A format without suffixes (``parallel``,
+``cherrant``) is only used when named.
 """
 
 from __future__ import annotations
@@ -12,9 +15,12 @@ import os
 from types import ModuleType
 
 from gecformats.errors import GecFormatError
-from gecformats.formats import hoo2011, hoo2012, ixml, m2
+from gecformats.formats import cherrant, hoo2011, hoo2012, ixml, m2, nlpcc, parallel, tsv
 
-FORMATS: dict[str, ModuleType] = {module.NAME: module for module in (m2, hoo2011, hoo2012, ixml)}
+FORMATS: dict[str, ModuleType] = {
+    module.NAME: module
+    for module in (m2, hoo2011, hoo2012, ixml, parallel, tsv, nlpcc, cherrant)
+}
 """Format name → module."""
 
 
