@@ -1,7 +1,7 @@
 """Find every problem in an annotation file, not just the first.
 
 Each problem names the file, the line, the 1-based sentence number and a *kind* from a
-fixed vocabulary (:data:`KINDS`):
+fixed vocabulary (:data:`KINDS`; for the plain-text formats :data:`TEXT_KINDS`):
 
 ``syntax``
     a line or block the format does not allow (it is skipped; checking goes on);
@@ -45,7 +45,17 @@ fixed vocabulary (:data:`KINDS`):
     (I-measure XML) two ``<error>`` elements of a sentence with the same id (the model
     would merge them);
 ``empty-locus``
-    (I-measure XML) an ``<error>`` without any ``<alt>``.
+    (I-measure XML) an ``<error>`` without any ``<alt>``;
+``field-count``
+    (``tsv``, ``nlpcc``, ``cherrant``) a line with the wrong number of tab-separated fields
+    (NLPCC: not exactly ``N + 3``; ChERRANT: fewer than 2);
+``line-count``
+    (``parallel``) a corrected file with another number of lines than its source file.
+
+For the plain-text formats (``tsv``, ``nlpcc``, ``cherrant``) every line is a sentence, so
+the sentence number is the line number; ``syntax`` is a blank line or an NLPCC ``N`` that
+is not a non-negative integer.  For ``parallel`` the file is the corrected file whose line
+count differs, the line the first one without a partner, and there is no sentence number.
 
 For I-measure XML, ``duplicate-edit`` is a ``<c>`` repeated within an ``<alt>`` or two
 identical ``<alt>`` of one annotator in a locus, ``identity-edit`` a ``<c>`` whose text
@@ -71,7 +81,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
 from gecformats.errors import GecFormatError
-from gecformats.formats import hoo2011, hoo2012, ixml, m2
+from gecformats.formats import cherrant, hoo2011, hoo2012, ixml, m2, nlpcc, parallel, tsv
 from gecformats.io import Source, source_name
 from gecformats.loci import Change, LocusSentence, imeasure_overlap
 from gecformats.model import Document, Edit, Sentence
@@ -115,11 +125,19 @@ IXML_KINDS = (
 )
 """The kinds of problem I-measure XML can have."""
 
+TEXT_KINDS = ("syntax", "field-count", "line-count")
+"""The kinds of problem the plain-text formats (``parallel``, ``tsv``, ``nlpcc``,
+``cherrant``) can have."""
+
 KINDS = M2_KINDS + tuple(dict.fromkeys(
     kind for kind in HOO_KINDS + IXML_KINDS if kind not in M2_KINDS))
-"""Every kind of problem: M2's, then HOO's, then I-measure XML's."""
+"""Every kind of problem of the edit formats: M2's, then HOO's, then I-measure XML's (the
+plain-text formats add ``field-count`` and ``line-count``, see :data:`TEXT_KINDS`)."""
 
-FORMATS = ("m2", "hoo2011", "hoo2012", "ixml")
+TEXT_FORMATS = ("parallel", "tsv", "nlpcc", "cherrant")
+"""The plain-text formats :func:`validate` checks."""
+
+FORMATS = ("m2", "hoo2011", "hoo2012", "ixml") + TEXT_FORMATS
 """The formats :func:`validate` checks."""
 
 
@@ -165,7 +183,10 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
             document or an open file.  HOO: a path, as for
             :func:`gecformats.formats.hoo2011.read` and
             :func:`gecformats.formats.hoo2012.read` (a text or source file, a gold file or
-            a folder); every document is checked, one at a time.
+            a folder); every document is checked, one at a time.  ``tsv``, ``nlpcc``,
+            ``cherrant``: a path or an open file.  ``parallel``: a folder as written by
+            :func:`gecformats.formats.parallel.write` (a lone source file has nothing to
+            be compared with; :func:`validate_parallel` takes the corrected files too).
         format: the file's format, one of :data:`FORMATS`.
 
     Yields:
@@ -173,14 +194,18 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
 
     Raises:
         OSError: the file cannot be opened or read.
-        GecFormatError: the file is not text (invalid UTF-8), the format is unknown, or HOO
-            data is given as an open file.
+        GecFormatError: the file is not text (invalid UTF-8), the format is unknown, HOO
+            data is given as an open file, or a parallel folder has no ``source.txt`` or a
+            bad ``annotator-*.txt`` name.
     """
     if format in ("hoo2011", "hoo2012"):
         yield from (replace(p, unit="document") for p in _validate_hoo(source, format))
         return
     if format == "ixml":
         yield from _validate_ixml(source)
+        return
+    if format in TEXT_FORMATS:
+        yield from _validate_text(source, format)
         return
     if format != "m2":
         raise GecFormatError(f"cannot validate format {format!r} (known: {', '.join(FORMATS)})")
@@ -515,3 +540,45 @@ def check_loci(
     found.sort(key=lambda item: (item[0], item[1]))
     for _, _, problem in found:
         yield problem
+
+
+# ------------------------------------------------------------------------ plain-text formats
+
+
+def _validate_text(source: Source, format: str) -> Iterator[Problem]:
+    if format == "parallel":
+        yield from validate_parallel(source)
+        return
+    module = {"tsv": tsv, "nlpcc": nlpcc, "cherrant": cherrant}[format]
+    name = source_name(source)
+    errors: list[tuple[int, GecFormatError]] = []
+    for _number, _item in module.read_checked(source, errors):
+        yield from _drain(errors, name)
+    yield from _drain(errors, name)
+
+
+def validate_parallel(
+    source: Source, refs: Sequence[Source] | Source = ()
+) -> Iterator[Problem]:
+    """Check that line-aligned parallel files have the same number of lines.
+
+    Every corrected file whose count differs from the source file's is a ``line-count``
+    problem located at its first line without a partner (no sentence number).  Empty lines
+    are valid sentences and not reported.
+
+    Args:
+        source, refs: as for :func:`gecformats.formats.parallel.read`: a source file and
+            its corrected files, or a parallel folder.
+
+    Raises:
+        GecFormatError: a folder without ``source.txt`` or with a bad annotator file name,
+            or a file that is not valid UTF-8.
+        OSError: a file cannot be opened.
+    """
+    counts = parallel.line_counts(source, refs)
+    source_file, expected = counts[0]
+    for name, n in counts[1:]:
+        if n != expected:
+            yield Problem(name, min(n, expected) + 1, None, "line-count",
+                          f"{name} has {n} lines but {source_file} has {expected} "
+                          "(line-aligned files must have the same number of lines)")
