@@ -26,7 +26,7 @@ a token that could stay) and applying them gives the corrected tokens back exact
 from __future__ import annotations
 
 import os
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -246,8 +246,12 @@ class ExtractionReport:
 
     def summary(self) -> str:
         """One line for people."""
-        parts = [f"{self.sentences} sentences", f"{self.references} references",
-                 f"{self.edits} edits", f"{self.noops} noop references"]
+        parts = [f"{self.sentences} sentences"]
+        if self.references:
+            parts.append(f"{self.references} references")
+        parts.append(f"{self.edits} edits")
+        if self.references:
+            parts.append(f"{self.noops} noop references")
         if self.absent:
             parts.append(f"{self.absent} absent annotators")
         parts += [f"{count} {what}" for what, count in sorted(self.counts.items())]
@@ -451,11 +455,23 @@ def _parallel_map(function: Any, items: Iterable[Any], settings: tuple[Any, ...]
         if batch:
             yield settings, first, batch
 
+    # Pool.imap would read the whole input ahead; keep at most 2 chunks per worker in flight
+    pending: deque[Any] = deque()
     with multiprocessing.get_context(_start_method()).Pool(jobs) as pool:
-        for results, part in pool.imap(function, chunks()):
-            if report is not None:
-                report.merge(part)
-            yield from results
+        for task in chunks():
+            pending.append(pool.apply_async(function, (task,)))
+            if len(pending) >= 2 * jobs:
+                yield from _collect(pending.popleft().get(), report)
+        while pending:
+            yield from _collect(pending.popleft().get(), report)
+
+
+def _collect(done: tuple[list[Any], ExtractionReport], report: ExtractionReport | None
+             ) -> list[Any]:
+    results, part = done
+    if report is not None:
+        report.merge(part)
+    return results
 
 
 def _start_method() -> str:
