@@ -220,6 +220,19 @@ A 7 8|||S|||興|||REQUIRED|||-NONE-|||0
         assert {e.type for e in s.edits} <= {"M", "R", "S", "W"}
 
 
+def test_nlpcc_strip_edges(tmp_path: Path) -> None:
+    train = tmp_path / "edges.train"
+    train.write_text("1\t1\t我在家。\t\u3000我在家。 \n", encoding="utf-8")
+    for flag, counts in (((), {"spacing-only": 1}), (("--strip-edges",), {})):
+        out, report = tmp_path / "out.m2", tmp_path / "r.json"
+        code, _, err = run("convert", train, out, "--from", "nlpcc", "--tokenizer", "char",
+                           "--report", report, *flag)
+        assert code == 0, err
+        assert out.read_text(encoding="utf-8") == (
+            "S 我 在 家 。\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n")
+        assert json.loads(report.read_text(encoding="utf-8"))["counts"] == counts
+
+
 def extract_items(path: Path, fmt: str) -> list[Parallel]:
     from gecformats import formats
 
