@@ -37,22 +37,27 @@ def to_chars(sentence: Sentence, *, shrink: bool = False, report: ExtractionRepo
         sentence: the word-level sentence.
         shrink: trim characters an edit's original and its (single) correction share at
             either end, so that ``看书 → 看报`` becomes ``书 → 报``; without it every edit keeps
-            its word boundaries.
+            its word boundaries.  Identity edits keep their span.
         report: counts ``sentences`` and ``edits``, and notes ``out-of-range`` edits, which
             cannot be converted and are left out.
         number: the sentence's 1-based number, for the report's examples.
 
     Returns:
         The character-level sentence; annotators, noop annotators, types, flags, comments
-        and ChERRANT targets are kept.  White space and U+FEFF inside tokens are dropped.
+        and ChERRANT targets are kept.  Each annotator's edits come in ``(start, end)``
+        order (insertions at one point in their file order), as M2 writers write them.
+        White space and U+FEFF inside tokens are dropped.
     """
     lengths = [len(_chars((t,))) for t in sentence.source]
     offsets = [0, *accumulate(lengths)]
     source = _chars(sentence.source)
 
-    def convert(edits: Sequence[Edit], annotator: int) -> tuple[Edit, ...]:
+    def convert(edits: Sequence[Edit], annotator: int, count: bool) -> tuple[Edit, ...]:
         out = []
-        for e in edits:
+        # in (start, end) order, insertions at one point in file order: shrinking can turn
+        # an edit into an insertion at the same point as another, and this order is the
+        # order in which they apply
+        for e in sorted(edits, key=_span):
             if not 0 <= e.start <= e.end <= len(lengths):
                 if report is not None:
                     report.note("out-of-range",
@@ -60,22 +65,31 @@ def to_chars(sentence: Sentence, *, shrink: bool = False, report: ExtractionRepo
                 continue
             start, end = offsets[e.start], offsets[e.end]
             corrections = tuple(_chars(c) for c in e.corrections)
-            if shrink and len(corrections) == 1:
+            if shrink and len(corrections) == 1 and source[start:end] != corrections[0]:
+                # (an identity edit, ERRANT's UNK, keeps its span: it marks a problem)
                 start, end, corrections = _shrunk(source, start, end, corrections[0])
             out.append(make_edit(start, end, corrections, e.type, e.required, e.comment,
                                  e.annotator, e.meta))
-        if report is not None:
+        if report is not None and count:
             report.edits += len(out)
         return tuple(out)
 
-    annotators = {k: convert(edits, k) for k, edits in sentence.annotators.items()}
+    # count every edit line once: a ChERRANT reference's edits are those of its alignments
+    # (the first of which is also the annotator's)
+    annotators = {k: convert(edits, k, k not in sentence.targets)
+                  for k, edits in sentence.annotators.items()}
     targets = {
-        k: tuple(Target(_target_text(t.text), t.alignment, convert(t.edits, k)) for t in ts)
+        k: tuple(Target(_target_text(t.text), t.alignment, convert(t.edits, k, True))
+                 for t in ts)
         for k, ts in sentence.targets.items()
     }
     if report is not None:
         report.sentences += 1
     return Sentence(source, annotators, sentence.id, sentence.meta, targets)
+
+
+def _span(edit: Edit) -> tuple[int, int]:
+    return (edit.start, edit.end)
 
 
 def _shrunk(source: Tokens, start: int, end: int, correction: Tokens

@@ -99,6 +99,8 @@ def convert(
     items: Iterable[Any] = reader.read(source, **read_options)
     conversion: ConversionReport | ExtractionReport | None = None
     units = (unit(reader), unit(writer))
+    _check_options(units, alternative=alternative, types=types,
+                   split_substitutions=split_substitutions, simplify=simplify, jobs=jobs)
     if units == ("char", "token"):
         conversion = ConversionReport()
         items = documents_to_sentences(items, tokenizer or "en", sentences, conversion,
@@ -131,16 +133,30 @@ def convert(
     return report
 
 
+_TEXT_TO_TOKENS = {"types": "--types", "split_substitutions": "--split-substitutions",
+                   "simplify": "--t2s", "jobs": "--jobs"}
+
+
+def _check_options(units: tuple[str, str], **given: Any) -> None:
+    """Refuse options that the conversion at hand would silently ignore."""
+    if units != ("text", "token"):
+        for name, flag in _TEXT_TO_TOKENS.items():
+            if given[name] not in (None, False, 1):
+                raise GecFormatError(f"{flag} applies only to text → M2 (edit extraction)")
+    if units != ("token", "text") and given["alternative"]:
+        raise GecFormatError("--alternative applies only to M2 → text")
+
+
 def _simplified(items: Iterable[Parallel], report: ExtractionReport) -> Iterator[Parallel]:
     """References converted from traditional to simplified script (sources stay)."""
     from gecformats.t2s import converter
 
     simplify, name = converter()
     report.versions["simplifier"] = name
-    for item in items:
+    for number, item in enumerate(items, 1):
         refs = tuple(None if r is None else simplify(r) for r in item.references)
         if refs != item.references:
-            report.note("simplified", f"sentence {item.id or '?'}")
+            report.note("simplified", f"sentence {number}")
         yield item.replace(references=refs)
 
 

@@ -62,8 +62,7 @@ A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
 A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1
 
 S I like very much it .
-A 2 2|||M|||it|||REQUIRED|||-NONE-|||0
-A 4 5|||U||||||REQUIRED|||-NONE-|||0
+A 2 5|||R:WO|||it very much|||REQUIRED|||-NONE-|||0
 A 1 1|||M|||really|||REQUIRED|||-NONE-|||1
 A 2 4|||U||||||REQUIRED|||-NONE-|||1
 
@@ -87,7 +86,7 @@ def test_parallel_to_m2(tmp_path: Path, tokenizer: str) -> None:
     assert code == 0, err
     assert out.read_text(encoding="utf-8") == EN_M2
     assert err.splitlines() == [
-        "gecformats: 5 sentences, 10 references, 12 edits, 2 noop references, 1 spacing-only",
+        "gecformats: 5 sentences, 10 references, 11 edits, 2 noop references, 1 spacing-only",
         f"gecformats: wrote 5 sentences to {out}",
     ]
 
@@ -109,7 +108,7 @@ def test_parallel_to_m2_report(tmp_path: Path) -> None:
     assert code == 0 and err == ""
     data = json.loads(report.read_text(encoding="utf-8"))
     assert {k: data[k] for k in ("sentences", "references", "edits", "noops", "absent")} == {
-        "sentences": 5, "references": 10, "edits": 12, "noops": 2, "absent": 0}
+        "sentences": 5, "references": 10, "edits": 11, "noops": 2, "absent": 0}
     assert data["counts"] == {"spacing-only": 1}
     assert data["examples"] == {"spacing-only": ["sentence 2, annotator 1"]}
     assert data["versions"] == {"tokenizer": "space-1"}
@@ -132,7 +131,7 @@ def test_parallel_folder_round_trip(tmp_path: Path) -> None:
     m2_file.write_text(EN_M2, encoding="utf-8")
     code, _, err = run("convert", m2_file, folder, "--to", "parallel")
     assert code == 0, err
-    assert "gecformats: 5 sentences, 10 references, 12 edits, 2 noop references" in err
+    assert "gecformats: 5 sentences, 10 references, 11 edits, 2 noop references" in err
     assert sorted(p.name for p in folder.iterdir()) == ["annotator-0.txt", "annotator-1.txt",
                                                         "source.txt"]
     assert (folder / "source.txt").read_bytes() == EN_SRC.read_bytes()
@@ -246,8 +245,7 @@ def test_cherrant_to_m2(tmp_path: Path) -> None:
     assert code == 0, err
     assert out.read_text(encoding="utf-8") == """\
 S 这 样 ， 你 就 会 尝 到 泰 国 人 死 爱 的 味 道 。
-A 11 12|||R||||||REQUIRED|||-NONE-|||0
-A 13 13|||M|||死|||REQUIRED|||-NONE-|||0
+A 11 13|||W|||爱 死|||REQUIRED|||-NONE-|||0
 A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1
 
 S 我 在 家 里 。
@@ -368,8 +366,8 @@ def test_conll14_extraction_reproduces_every_reference(tmp_path: Path, tokenizer
 def test_conll14_agreement_with_the_gold_edits(capsys: pytest.CaptureFixture[str]) -> None:
     src = shared_file(CONLL_SRC)
     expected = {  # (sentences with identical edit sets, gold edits matched, gold edits)
-        (0, False): (1029, 1674, 2391), (0, True): (1059, 1807, 2391),
-        (1, False): (926, 2437, 3317), (1, True): (973, 2630, 3317),
+        (0, False): (1033, 1681, 2391), (0, True): (1064, 1814, 2391),
+        (1, False): (938, 2452, 3317), (1, True): (983, 2645, 3317),
     }
     found = {}
     for k in (0, 1):
@@ -528,3 +526,23 @@ def test_nlpcc_training_sample_to_m2(tmp_path: Path) -> None:
         for k, ref in enumerate(p.references):
             assert s.corrected(k) == words("zh", ref)
     assert sum(1 for s in items for edits in s.annotators.values() if not edits) == 25
+
+
+@pytest.mark.parametrize(("option", "message"), [
+    (("--t2s",), "--t2s applies only to text → M2"),
+    (("--types", "nlpcc"), "--types applies only to text → M2"),
+    (("--split-substitutions",), "--split-substitutions applies only to text → M2"),
+    (("--jobs", "2"), "--jobs applies only to text → M2"),
+])
+def test_extraction_options_are_refused_elsewhere(tmp_path: Path, option: tuple[str, ...],
+                                                  message: str) -> None:
+    out = tmp_path / "out"
+    code, _, err = run("convert", FIXTURES / "m2" / "conll14.m2", out, "--to", "parallel", *option)
+    assert code == 1 and message in err
+    assert not out.exists()
+
+
+def test_alternative_is_refused_outside_m2_to_text(tmp_path: Path) -> None:
+    code, _, err = run("convert", EN_SRC, tmp_path / "o.m2", "--from", "parallel", "--ref",
+                       EN_REF0, "--alternative", "1")
+    assert code == 1 and "--alternative applies only to M2 → text" in err

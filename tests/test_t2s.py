@@ -136,9 +136,6 @@ def test_a_traditional_source_stays_traditional(monkeypatch: pytest.MonkeyPatch,
     assert [(e.start, e.end, e.correction) for e in s.annotators[0]] == [(1, 2, ("来",))]
 
 
-@pytest.mark.xfail(strict=True, reason="the 'simplified' examples name the sentence by its id "
-                   "('sentence ?' without one, an essay-local number in NLPCC data) instead of its "
-                   "1-based position as every other example does")
 def test_simplified_examples_name_the_sentence_number(monkeypatch: pytest.MonkeyPatch,
                                                       tmp_path: Path) -> None:
     fake_zhconv(monkeypatch, [])
