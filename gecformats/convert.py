@@ -141,7 +141,8 @@ def _check_options(units: tuple[str, str], **given: Any) -> None:
     """Refuse options that the conversion at hand would silently ignore."""
     if units != ("text", "token"):
         for name, flag in _TEXT_TO_TOKENS.items():
-            if given[name] not in (None, False, 1):
+            value = given[name]
+            if value is not None and value is not False and not (name == "jobs" and value == 1):
                 raise GecFormatError(f"{flag} applies only to text → M2 (edit extraction)")
     if units != ("token", "text") and given["alternative"]:
         raise GecFormatError("--alternative applies only to M2 → text")
