@@ -18,7 +18,7 @@ from gecformats.convert import convert as convert_file
 from gecformats.errors import GecFormatError
 from gecformats.io import atomic_output
 from gecformats.score import ScoredSentence, ScoreResult, Scoring, count_lines, format_m2scorer
-from gecformats.stats import format_stats, stats as count_stats
+from gecformats.stats import format_stats, stats as count_stats, text_stats
 from gecformats.validate import validate as validate_file
 
 app = typer.Typer(
@@ -235,13 +235,17 @@ def stats(
     from_format: Optional[str] = typer.Option(None, "--from", help=FORMAT_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """Count sentences, tokens, edits and noop lines per annotator, and error types."""
+    """Count sentences, tokens, edits and noop lines per annotator, and error types (for
+    parallel text: sentences, characters and references per position)."""
     with user_errors():
         reader = formats.get(from_format or formats.infer(file))
         if getattr(reader, "UNIT", "token") == "char":
             raise GecFormatError(f"stats counts tokens; convert {reader.NAME} data to M2 first "
                                  f"(gecformats convert {file} OUT.m2 --from {reader.NAME})")
-        result = count_stats(reader.read(file))
+        if getattr(reader, "UNIT", "token") == "text":
+            result = text_stats(reader.read(file))
+        else:
+            result = count_stats(reader.read(file))
     typer.echo(json.dumps(result, ensure_ascii=False, indent=2) if as_json else format_stats(result))
 
 

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from gecformats.model import Sentence
+from gecformats.model import Parallel, Sentence
 
 
 def stats(sentences: Iterable[Sentence]) -> dict[str, Any]:
@@ -65,8 +65,54 @@ def stats(sentences: Iterable[Sentence]) -> dict[str, Any]:
     }
 
 
+def text_stats(items: Iterable[Parallel]) -> dict[str, Any]:
+    """Count what a stream of parallel sentences holds (the ``parallel``, ``tsv``, ``nlpcc``
+    and ``cherrant`` formats; one pass, constant memory).
+
+    Returns:
+        A JSON-ready dict: ``sentences``; ``characters`` (of the sources); ``references``,
+        position (as a string) → ``{"present": int, "unchanged": int, "absent": int}``
+        where ``unchanged`` counts references equal to their source; ``without_references``,
+        the sentences with none (NLPCC ``N = 0``).
+
+    >>> text_stats([Parallel("a b", ("a b", "a c")), Parallel("x", ())])["references"]
+    {'0': {'present': 1, 'unchanged': 1, 'absent': 0}, '1': {'present': 1, 'unchanged': 0, 'absent': 0}}
+    """
+    n_sentences = characters = empty = 0
+    present: Counter[int] = Counter()
+    unchanged: Counter[int] = Counter()
+    absent: Counter[int] = Counter()
+    for item in items:
+        n_sentences += 1
+        characters += len(item.source)
+        empty += not item.references
+        for k, ref in enumerate(item.references):
+            if ref is None:
+                absent[k] += 1
+            else:
+                present[k] += 1
+                unchanged[k] += ref == item.source
+    positions = sorted(set(present) | set(absent))
+    return {
+        "sentences": n_sentences,
+        "characters": characters,
+        "references": {str(k): {"present": present[k], "unchanged": unchanged[k],
+                                "absent": absent[k]} for k in positions},
+        "without_references": empty,
+    }
+
+
 def format_stats(result: dict[str, Any]) -> str:
-    """The result of :func:`stats` as text for people."""
+    """The result of :func:`stats` or :func:`text_stats` as text for people."""
+    if "characters" in result:
+        return "\n".join([
+            f"sentences     {result['sentences']}",
+            f"characters    {result['characters']} (sources)",
+            "references    " + (", ".join(
+                f"{k}: {c['present']} ({c['unchanged']} unchanged, {c['absent']} absent)"
+                for k, c in result["references"].items()) or "none"),
+            f"without any   {result['without_references']} sentences",
+        ])
     lines = [
         f"sentences     {result['sentences']}",
         f"tokens        {result['tokens']}",

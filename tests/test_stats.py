@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import io
+
 from conftest import FIXTURES, shared_file
 from gecformats.formats import m2
 from gecformats.stats import format_stats, stats
@@ -35,3 +37,14 @@ def test_conll14_combined() -> None:
     result = stats(m2.read(path))
     assert result["sentences"] == 1312 and result["tokens"] == 30144
     assert result["annotators"] == {"0": {"edits": 2391, "noop": 229}, "1": {"edits": 3207, "noop": 46}}
+
+
+def test_text_stats_of_a_training_file() -> None:
+    from gecformats.formats import nlpcc
+    from gecformats.stats import text_stats
+
+    result = text_stats(nlpcc.read(io.StringIO("1\t0\t我好。\n2\t2\t他去。\t他去了。\t他去。\n")))
+    assert result == {"sentences": 2, "characters": 6, "without_references": 1,
+                      "references": {"0": {"present": 1, "unchanged": 0, "absent": 0},
+                                     "1": {"present": 1, "unchanged": 1, "absent": 0}}}
+    assert "without any   1 sentences" in format_stats(result)
