@@ -10,7 +10,8 @@ import pytest
 from conftest import ROOT
 
 MODULES = ["gecformats.model", "gecformats.formats.m2", "gecformats.validate", "gecformats.stats",
-           "gecformats.tokenize", "gecformats.retokenize", "gecformats.loci", "gecformats.refs"]
+           "gecformats.tokenize", "gecformats.retokenize", "gecformats.loci", "gecformats.refs",
+           "gecformats.extract", "gecformats.chars"]
 
 
 def test_readme_examples(monkeypatch: pytest.MonkeyPatch) -> None:
