@@ -25,8 +25,8 @@ from typing import IO
 
 from gecformats.errors import GecFormatError
 from gecformats.formats.parallel import check_text
-from gecformats.formats.tsv import Problems, fields_of, rows
-from gecformats.io import Source, source_name, text_output
+from gecformats.formats.tsv import Problems, fields_of, rows, write_rows
+from gecformats.io import Source
 from gecformats.model import Parallel
 from gecformats.report import Report
 
@@ -103,13 +103,9 @@ def write(items: Iterable[Parallel], dest: str | os.PathLike[str] | IO[str]) -> 
     Raises:
         GecFormatError: a text or id contains a tab or a line break (names the sentence).
     """
-    report = Report()
-    name = source_name(dest)
-    with text_output(dest) as fh:
-        n = 0
-        for n, item in enumerate(items, 1):
-            id = item.id if item.id is not None else str(n)
-            id = check_text(id, "the id", n, name, tab=True)
-            fh.write("\t".join([id, *fields_of(item, n, name, report)]) + "\n")
-        report.sentences = n
-    return report
+    return write_rows(items, dest, _line)
+
+
+def _line(item: Parallel, n: int, name: str, report: Report) -> str:
+    id = check_text(item.id if item.id is not None else str(n), "the id", n, name, tab=True)
+    return "\t".join([id, *fields_of(item, n, name, report)]) + "\n"

@@ -38,8 +38,8 @@ from typing import IO
 
 from gecformats.errors import GecFormatError
 from gecformats.formats.parallel import check_text
-from gecformats.formats.tsv import Problems, rows
-from gecformats.io import Source, source_name, text_output
+from gecformats.formats.tsv import Problems, rows, write_rows
+from gecformats.io import Source
 from gecformats.model import Parallel
 from gecformats.report import Report
 
@@ -167,11 +167,4 @@ def write(items: Iterable[Parallel], dest: str | os.PathLike[str] | IO[str]) -> 
     Raises:
         GecFormatError: a text or id contains a tab or a line break (names the sentence).
     """
-    report = Report()
-    name = source_name(dest)
-    with text_output(dest) as fh:
-        n = 0
-        for n, item in enumerate(items, 1):
-            fh.write(format_line(item, n, name, report))
-        report.sentences = n
-    return report
+    return write_rows(items, dest, format_line)

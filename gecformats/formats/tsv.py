@@ -154,17 +154,37 @@ def write(items: Iterable[Parallel], dest: str | os.PathLike[str] | IO[str]) -> 
         GecFormatError: a text contains a tab or a line break, or a sentence with an empty
             source and no references (it would be a blank line); names the sentence.
     """
+    return write_rows(items, dest, _line)
+
+
+def _line(item: Parallel, n: int, name: str, report: Report) -> str:
+    fields = fields_of(item, n, name, report)
+    if fields == [""]:
+        raise GecFormatError(f"sentence {n}: an empty source without references would "
+                             "be a blank line, which tsv does not allow", name)
+    if item.id is not None:
+        report.drop("sentence ids (tsv has no id column)", f"sentence {n}: {item.id!r}")
+    return "\t".join(fields) + "\n"
+
+
+FormatLine = Callable[[Parallel, int, str, Report], str]
+"""Makes one output line: ``(item, 1-based number, file name, report) -> line``."""
+
+
+def write_rows(items: Iterable[Parallel], dest: str | os.PathLike[str] | IO[str],
+               format_line: FormatLine) -> Report:
+    """Write one line per sentence with ``format_line`` (streaming; a path is written whole
+    or not at all, ``-`` is standard output): the writer of every tab-separated format.
+
+    Returns:
+        The :class:`~gecformats.report.Report` (``sentences`` = lines written) that
+        ``format_line`` filled.
+    """
     report = Report()
     name = source_name(dest)
     with text_output(dest) as fh:
         n = 0
         for n, item in enumerate(items, 1):
-            fields = fields_of(item, n, name, report)
-            if fields == [""]:
-                raise GecFormatError(f"sentence {n}: an empty source without references would "
-                                     "be a blank line, which tsv does not allow", name)
-            if item.id is not None:
-                report.drop("sentence ids (tsv has no id column)", f"sentence {n}: {item.id!r}")
-            fh.write("\t".join(fields) + "\n")
+            fh.write(format_line(item, n, name, report))
         report.sentences = n
     return report
