@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -28,10 +28,14 @@ from gecformats.errors import GecFormatError
 from gecformats.formats import m2
 from gecformats.io import numbered_lines, open_binary, source_name
 from gecformats.model import Sentence
+from gecformats.project import NLPCC_MAP, SEGMENTERS, Lexicon, Projector
 
 GoldEdits = dict[int, list[tuple[int, int, tuple[str, ...]]]]
 
 _STRIP = "".join(sorted(PY27_WHITESPACE))
+
+SEGMENT_MODES = (None, "project")
+"""Values of the ``segment`` option: ``None`` (tokenised hypotheses) or ``"project"``."""
 
 
 def maxmatch_gold(sentence: Sentence) -> GoldEdits:
@@ -64,6 +68,9 @@ class Signature:
         annotators: the number of distinct annotator ids in the gold file (a sentence
             without ``A`` lines counts as annotator 0, as the scorer reads it).
         scorer: the ``maxmatch`` version; ``gecformats``: the gecformats version.
+        segment: how raw hypotheses were segmented before scoring, e.g.
+            ``project+zh-jieba-0.42.1`` (:mod:`gecformats.project`); ``None`` (the default,
+            and then absent from the text) when the hypothesis was taken as tokenised.
     """
 
     beta: float
@@ -73,11 +80,13 @@ class Signature:
     metric: str = "m2"
     scorer: str = f"maxmatch-{maxmatch.__version__}"
     gecformats: str = __version__
+    segment: str | None = None
 
     def __str__(self) -> str:
         ws_case = "ignored" if self.ignore_whitespace_casing else "significant"
+        segment = f"|segment:{self.segment}" if self.segment is not None else ""
         return (f"metric:{self.metric}|scorer:{self.scorer}|beta:{_number(self.beta)}"
-                f"|max-unchanged:{self.max_unchanged_words}|ws-case:{ws_case}"
+                f"|max-unchanged:{self.max_unchanged_words}|ws-case:{ws_case}{segment}"
                 f"|annotators:{self.annotators}|gecformats:{self.gecformats}")
 
 
@@ -133,7 +142,8 @@ class ScoredSentence:
     """One sentence as :class:`Scoring` yields it.
 
     ``number`` is 1-based; ``hypothesis`` is the hypothesis line stripped of surrounding
-    whitespace (spec §3); ``result`` holds every annotator's edits and counts, ``choice`` the
+    whitespace (spec §3), or with ``segment="project"`` the projected tokens joined by single
+    spaces; ``result`` holds every annotator's edits and counts, ``choice`` the
     greedy choice, ``before`` the corpus totals ``(correct, proposed, gold)`` before it;
     ``gold`` is the gold sentence as the M2 reader gave it.
     """
@@ -201,22 +211,44 @@ class Scoring:
         gold: the M2 gold file.
         beta, max_unchanged_words, ignore_whitespace_casing: the reference's options.
         per_sentence: keep every sentence's choice in :attr:`ScoreResult.choices`.
+        segment: ``None`` (the hypothesis is tokenised like the gold: tokens are split on
+            white space) or ``"project"``: the hypothesis is raw text, segmented like the
+            gold by :class:`gecformats.project.Projector` (NLPCC 2018, spec §9.4).  The gold
+            file is then read twice, the first time for the projection lexicon.
+        segmenter: with ``segment="project"``, the fallback segmenter for strings the
+            gold never cut (``zh``: jieba; ``char``: one token per character).
+        segment_map: with ``segment="project"``, the character normalisation map
+            (default :data:`gecformats.project.NLPCC_MAP`; ``{}`` maps nothing).
+
+    Raises:
+        ValueError: an unknown ``segment`` or ``segmenter`` value.
 
     Raises (while iterating):
         GecFormatError: malformed gold or hypothesis (``FILE:LINE: message``), ChERRANT
-            ``T`` lines in the gold, or different numbers of hypothesis lines and gold
-            sentences (``FILE: 1311 hypothesis lines for 1312 gold sentences in GOLD``).
+            ``T`` lines in the gold, different numbers of hypothesis lines and gold
+            sentences (``FILE: 1311 hypothesis lines for 1312 gold sentences in GOLD``), or
+            a gold on standard input with ``segment="project"``.
         OSError: a file cannot be read.
     """
 
     def __init__(self, hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str], *,
                  beta: float = 0.5, max_unchanged_words: int = 2,
-                 ignore_whitespace_casing: bool = False, per_sentence: bool = False) -> None:
+                 ignore_whitespace_casing: bool = False, per_sentence: bool = False,
+                 segment: str | None = None, segmenter: str = "zh",
+                 segment_map: Mapping[str, str] | None = None) -> None:
         self.hypothesis = os.fspath(hypothesis)
         self.gold = os.fspath(gold)
         self.beta = beta
         self.max_unchanged_words = max_unchanged_words
         self.ignore_whitespace_casing = ignore_whitespace_casing
+        if segment not in SEGMENT_MODES:
+            raise ValueError(f"unknown segment mode {segment!r} (known: project)")
+        if segmenter not in SEGMENTERS:
+            raise ValueError(f"unknown segmenter {segmenter!r} (known: {', '.join(SEGMENTERS)})")
+        self.segment = segment
+        self.segmenter = segmenter
+        self.segment_map = dict(NLPCC_MAP if segment_map is None else segment_map)
+        self.projector: Projector | None = None
         self._scorer = CorpusScorer(beta=beta, max_unchanged_words=max_unchanged_words,
                                     ignore_whitespace_casing=ignore_whitespace_casing,
                                     keep_sentences=per_sentence)
@@ -224,6 +256,12 @@ class Scoring:
         self._done = False
 
     def __iter__(self) -> Iterator[ScoredSentence]:
+        if self.segment == "project" and self.projector is None:
+            if self.gold == "-":
+                raise GecFormatError("--segment project reads the gold twice: give a file, "
+                                     "not standard input", self.gold)
+            self.projector = Projector(Lexicon.from_m2(self.gold), segmenter=self.segmenter,
+                                       mapping=self.segment_map)
         hyps = read_hypothesis(self.hypothesis)
         golds = m2.read(self.gold)
         number = 0
@@ -245,13 +283,18 @@ class Scoring:
         self._annotators.update(gold or (0,))
         s = self._scorer
         before = (s.correct, s.proposed, s.gold)
+        if self.projector is not None:
+            tokens = self.projector.project(sentence.source, line)
+            shown = " ".join(tokens)
+        else:
+            tokens = split_hypothesis(line)
+            shown = strip_hypothesis(line)
         try:
-            result, choice = s.add(sentence.source, split_hypothesis(line), gold)
+            result, choice = s.add(sentence.source, tokens, gold)
         except maxmatch.LatticeError as exc:
             raise GecFormatError(f"the scorer cannot handle this sentence: {exc}",
                                  self.hypothesis, number) from None
-        return ScoredSentence(number, sentence.source, strip_hypothesis(line), result, choice,
-                              before, sentence)
+        return ScoredSentence(number, sentence.source, shown, result, choice, before, sentence)
 
     def _mismatch(self, lines: int, sentences: int) -> None:
         raise GecFormatError(f"{_plural(lines, 'hypothesis line')} for "
@@ -276,7 +319,8 @@ class Scoring:
             raise RuntimeError("Scoring.result() needs the iteration to finish first")
         r = self._scorer.result()
         signature = Signature(self.beta, self.max_unchanged_words,
-                              self.ignore_whitespace_casing, len(self._annotators))
+                              self.ignore_whitespace_casing, len(self._annotators),
+                              segment=self.projector.version if self.projector else None)
         return ScoreResult(r.precision, r.recall, r.f, r.beta, r.correct, r.proposed, r.gold,
                            self._scorer.count, signature, r.sentences,
                            tuple(i + 1 for i in r.warnings))
@@ -289,7 +333,9 @@ def _plural(count: int, noun: str) -> str:
 def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str], *,
                 beta: float = 0.5, max_unchanged_words: int = 2,
                 ignore_whitespace_casing: bool = False, per_sentence: bool = False,
-                progress: Callable[[ScoredSentence], None] | None = None) -> ScoreResult:
+                progress: Callable[[ScoredSentence], None] | None = None,
+                segment: str | None = None, segmenter: str = "zh",
+                segment_map: Mapping[str, str] | None = None) -> ScoreResult:
     """Score a system output against an M2 gold file, bit for bit like the NUS m2scorer.
 
     Args:
@@ -301,17 +347,24 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
         ignore_whitespace_casing: drop system edits that only change case or spacing.
         per_sentence: keep each sentence's chosen annotator and counts in ``choices``.
         progress: called with each :class:`ScoredSentence` as soon as it is scored.
+        segment: ``"project"`` to score raw (unsegmented) Chinese output against a gold
+            segmented by another tool (NLPCC 2018): see :class:`Scoring` and
+            :mod:`gecformats.project`.
+        segmenter, segment_map: the projection's fallback segmenter (``zh`` or ``char``)
+            and normalisation map.
 
     Returns:
         A :class:`ScoreResult` with P, R, F, the counts and the :class:`Signature`.
 
     Raises:
         GecFormatError: see :class:`Scoring`.
+        ValueError: an unknown ``segment`` or ``segmenter``.
         OSError: a file cannot be read.
     """
     scoring = Scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
                       ignore_whitespace_casing=ignore_whitespace_casing,
-                      per_sentence=per_sentence)
+                      per_sentence=per_sentence, segment=segment, segmenter=segmenter,
+                      segment_map=segment_map)
     for scored in scoring:
         if progress is not None:
             progress(scored)
