@@ -17,6 +17,7 @@ from gecformats import __version__, formats
 from gecformats.convert import convert as convert_file
 from gecformats.errors import GecFormatError
 from gecformats.io import atomic_output
+from gecformats.project import parse_map
 from gecformats.score import ScoredSentence, ScoreResult, Scoring, count_lines, format_m2scorer
 from gecformats.stats import format_stats, stats as count_stats, text_stats
 from gecformats.validate import validate as validate_file
@@ -51,6 +52,15 @@ class ScoreFormat(str, Enum):
     text = "text"
     json = "json"
     m2scorer = "m2scorer"
+
+
+class SegmentMode(str, Enum):
+    project = "project"
+
+
+class SegmenterName(str, Enum):
+    zh = "zh"
+    char = "char"
 
 
 @contextmanager
@@ -353,15 +363,32 @@ def score(
         help="Show per sentence the source, hypothesis, system edits, gold edits and matches "
         "(on standard error with --format json).",
     ),
+    segment: Optional[SegmentMode] = typer.Option(
+        None, "--segment",
+        help="project: HYPOTHESIS is raw Chinese text (NLPCC 2018); normalise it like the gold, "
+        "keep the gold's tokens where it is unchanged and segment the changes like the gold "
+        "(approximately the official PKUNLP segmentation).",
+    ),
+    segmenter: Optional[SegmenterName] = typer.Option(
+        None, "--segmenter",
+        help="With --segment project: segmenter for strings the gold never cut (zh: jieba, the "
+        "default; char: one token per character).",
+    ),
+    segment_map: Optional[str] = typer.Option(
+        None, "--segment-map", metavar="PAIRS",
+        help="With --segment project: characters to replace, as pairs FROM TO (default "
+        "'：:；;（(）)', what PKUNLP changed in the NLPCC 2018 gold; '' for none).",
+    ),
 ) -> None:
     """Score HYPOTHESIS against an M2 gold file with MaxMatch (M2), exactly like the NUS m2scorer.
 
     Nothing is printed or written unless the whole input is scored (a line-count mismatch is
     found at the end). Exit status: 0 scored, 1 malformed input, 2 a file cannot be read.
     """
-    scoring = Scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
-                      ignore_whitespace_casing=ignore_whitespace_casing,
-                      per_sentence=per_sentence is not None)
+    scoring = _scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
+                       ignore_whitespace_casing=ignore_whitespace_casing,
+                       per_sentence=per_sentence is not None, segment=segment,
+                       segmenter=segmenter, segment_map=segment_map)
     with ExitStack() as stack:
         # the trace is held back until the counts are known to match (no partial output)
         trace = stack.enter_context(tempfile.SpooledTemporaryFile(8 << 20, "w+", encoding="utf-8")) if verbose else None
@@ -381,6 +408,24 @@ def score(
     for number in result.warnings[:1]:
         typer.echo(f"gecformats: {gold}: sentence {number} (and {len(result.warnings) - 1} more) has "
                    "annotator ids the NUS scorer may visit in another order", err=True)
+
+
+def _scoring(hypothesis: str, gold: str, *, segment: Optional[SegmentMode],
+             segmenter: Optional[SegmenterName], segment_map: Optional[str],
+             **options: object) -> Scoring:
+    """The :class:`Scoring` of the ``score`` command; a bad segmentation option exits 2 with
+    a usage message."""
+    if segment is None and (segmenter is not None or segment_map is not None):
+        raise typer.BadParameter("needs --segment project", param_hint="'--segmenter' / '--segment-map'")
+    mapping = None
+    if segment_map is not None:
+        try:
+            mapping = parse_map(segment_map)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="'--segment-map'") from None
+    return Scoring(hypothesis, gold, segment=segment.value if segment is not None else None,
+                   segmenter=segmenter.value if segmenter is not None else "zh",
+                   segment_map=mapping, **options)  # type: ignore[arg-type]
 
 
 def _with_progress(scoring: Scoring, hypothesis: str, enabled: bool) -> Iterator[ScoredSentence]:
