@@ -45,6 +45,17 @@ def test_signature() -> None:
     assert result.to_dict()["signature"] == str(result.signature)
 
 
+def test_signature_segment_only_when_projecting() -> None:
+    assert "segment" not in str(Signature(0.5, 2, False, 2))
+    assert str(Signature(0.5, 2, False, 2, segment="project+char-1")) == (
+        "metric:m2|scorer:maxmatch-0.1.0|beta:0.5|max-unchanged:2|ws-case:significant"
+        "|segment:project+char-1|annotators:2|gecformats:0.1.0")
+    project = FIXTURES / "project"
+    result = score_files(project / "system.txt", project / "gold.m2", segment="project",
+                         segmenter="char", segment_map={})
+    assert "|segment:project+char-1+map-" in str(result.signature)
+
+
 def test_options_change_the_score() -> None:
     assert score_files(HYP, GOLD, beta=1.0).f != score_files(HYP, GOLD).f
 
