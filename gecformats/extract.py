@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter, deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -294,6 +294,14 @@ def _tokenizer(tokenizer: str | Tokenizer) -> Tokenizer:
     return get_tokenizer(tokenizer) if isinstance(tokenizer, str) else tokenizer
 
 
+def _texts(tok: Tokenizer) -> Callable[[str], Tokens]:
+    """``text → token texts`` for ``tok``, through its ``words`` shortcut if it has one."""
+    words = getattr(tok, "words", None)
+    if words is not None:
+        return lambda text: tuple(words(text))
+    return lambda text: tuple(t.text for t in tok.tokenize(text))
+
+
 def extract(parallel: Parallel, tokenizer: str | Tokenizer = "en", *, types: str | None = None,
             split_substitutions: bool = False, report: ExtractionReport | None = None,
             number: int = 0) -> Sentence:
@@ -318,7 +326,8 @@ def extract(parallel: Parallel, tokenizer: str | Tokenizer = "en", *, types: str
     """
     tok = _tokenizer(tokenizer)
     scheme = types or default_types(tok.name)
-    source = tuple(t.text for t in tok.tokenize(parallel.source))
+    texts = _texts(tok)
+    source = texts(parallel.source)
     annotators: dict[int, tuple[Edit, ...]] = {}
     seen: dict[str, Tokens] = {parallel.source: source}
     if report is not None:
@@ -345,7 +354,7 @@ def extract(parallel: Parallel, tokenizer: str | Tokenizer = "en", *, types: str
         else:
             target = seen.get(ref)
             if target is None:
-                target = seen[ref] = tuple(t.text for t in tok.tokenize(ref))
+                target = seen[ref] = texts(ref)
         edits = (align_edits(source, target, k, scheme, split_substitutions)
                  if target != source else ())
         annotators[k] = edits

@@ -198,20 +198,23 @@ class ChineseTokenizer:
         self._jieba.tmp_dir = str(user_cache_dir())
         self._blocks = jieba.re_han_default.split
         self._is_han = jieba.re_han_default.match
-        self._cache: dict[str, tuple[tuple[str, int, int], ...]] = {}
-        self._logp: dict[str, float | None | bool] = {}
+        self._cache: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {}
+        self._logp: dict[str, float | None] = {}
         self._runs: dict[str, tuple[str, ...]] = {}
 
     def _cut_han(self, block: str) -> tuple[str, ...]:
         """jieba's ``Tokenizer.__cut_DAG`` (dictionary DAG, best route, HMM for unknown runs)
         on one block of Han characters, letters and digits, with the same floating-point
         arithmetic in the same order (so the same words), about twice as fast: the DAG
-        and the route are built in one right-to-left pass and word log-probabilities are
-        cached."""
+        and the route are built in one right-to-left pass, and the log-probability of every
+        dictionary word is computed once, when the first block is cut."""
         jb = self._jieba
-        jb.check_initialized()
+        table = self._logp  # dictionary entry → log-probability, None for a mere prefix
+        if not table:
+            jb.check_initialized()
+            logtotal = log(jb.total)
+            table.update((w, log(f) - logtotal if f else None) for w, f in jb.FREQ.items())
         freq = jb.FREQ
-        table = self._logp  # fragment → log-probability; None: a prefix only; False: neither
         logtotal = log(jb.total)
         n = len(block)
         score = [0.0] * (n + 1)
@@ -222,11 +225,8 @@ class ChineseTokenizer:
             i = k
             frag = block[k]
             while i < n:
-                lp = table.get(frag, _MISSING)
-                if lp is _MISSING:
-                    f = freq.get(frag)
-                    lp = table[frag] = False if f is None else (log(f) - logtotal if f else None)
-                if lp is False:
+                lp = table.get(frag, False)
+                if lp is False:  # not even a prefix of a dictionary word
                     break
                 if lp is not None:
                     value = lp + score[i + 1]
@@ -283,44 +283,51 @@ class ChineseTokenizer:
         """
         out: list[Token] = []
         start = 0
-        cache = self._cache
         for block in self._blocks(text):
             if not block:
                 continue
-            words = cache.get(block)
-            if words is None:
-                if len(cache) >= _BLOCK_CACHE:
-                    cache.clear()
-                words = cache[block] = self._block_words(block)
-            for word, a, b in words:
-                out.append(Token(word, start + a, start + b))
+            words, starts = self._block(block)
+            for word, a in zip(words, starts):
+                out.append(Token(word, start + a, start + a + len(word)))
             start += len(block)
         return out
 
-    def _block_words(self, block: str) -> tuple[tuple[str, int, int], ...]:
-        """The words of one jieba block with their spans in it, ignorable characters
-        trimmed (words of white space or U+FEFF left out)."""
-        if self._is_han(block):  # no white space in a Han block: nothing to trim
-            out = []
-            start = 0
-            for word in self._cut_han(block):
-                end = start + len(word)
-                out.append((word, start, end))
-                start = end
-            return tuple(out)
-        out = []
+    def words(self, text: str) -> list[str]:
+        """The texts of :meth:`tokenize`'s tokens, faster (edit extraction needs no spans)."""
+        out: list[str] = []
+        for block in self._blocks(text):
+            if block:
+                out.extend(self._block(block)[0])
+        return out
+
+    def _block(self, block: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """The words of one jieba block (ignorable characters trimmed, words of white space
+        or U+FEFF left out) and where each starts in the block; cached."""
+        found = self._cache.get(block)
+        if found is not None:
+            return found
+        if len(self._cache) >= _BLOCK_CACHE:
+            self._cache.clear()
+        words: tuple[str, ...]
+        starts: list[int] = []
         start = 0
-        for word in self._jieba.cut(block):
-            end = start + len(word)
-            m = _TOKEN_RUN.search(word)
-            if m is not None:
-                end_in_word = _rstripped(word)
-                out.append((word[m.start():end_in_word], start + m.start(), start + end_in_word))
-            start = end
-        return tuple(out)
+        if self._is_han(block):  # no white space in a Han block: nothing to trim
+            words = self._cut_han(block)
+            for word in words:
+                starts.append(start)
+                start += len(word)
+        else:
+            kept = []
+            for word in self._jieba.cut(block):
+                m = _TOKEN_RUN.search(word)
+                if m is not None:
+                    kept.append(word[m.start():_rstripped(word)])
+                    starts.append(start + m.start())
+                start += len(word)
+            words = tuple(kept)
+        found = self._cache[block] = (words, tuple(starts))
+        return found
 
-
-_MISSING = object()
 
 _BLOCK_CACHE = 100_000
 """How many jieba blocks :class:`ChineseTokenizer` keeps (then it starts afresh)."""
