@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate
 
 from gecformats.extract import NO_ERROR, UNANNOTATABLE, ExtractionReport
-from gecformats.model import Edit, Sentence, Target, Tokens, make_edit
+from gecformats.model import Edit, Sentence, Target, Tokens, make_edit, span_order
 from gecformats.tokenize import IGNORABLE
 
 
@@ -57,7 +57,7 @@ def to_chars(sentence: Sentence, *, shrink: bool = False, report: ExtractionRepo
         # in (start, end) order, insertions at one point in file order: shrinking can turn
         # an edit into an insertion at the same point as another, and this order is the
         # order in which they apply
-        for e in sorted(edits, key=_span):
+        for e in sorted(edits, key=span_order):
             if not 0 <= e.start <= e.end <= len(lengths):
                 if report is not None:
                     report.note("out-of-range",
@@ -86,10 +86,6 @@ def to_chars(sentence: Sentence, *, shrink: bool = False, report: ExtractionRepo
     if report is not None:
         report.sentences += 1
     return Sentence(source, annotators, sentence.id, sentence.meta, targets)
-
-
-def _span(edit: Edit) -> tuple[int, int]:
-    return (edit.start, edit.end)
 
 
 def _shrunk(source: Tokens, start: int, end: int, correction: Tokens

@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gecformats.io import write_json
-from gecformats.model import Edit, Parallel, Sentence, Tokens, apply_edits, make_edit
-from gecformats.tokenize import Tokenizer, get_tokenizer
+from gecformats.model import Edit, Parallel, Sentence, Tokens, apply_edits, make_edit, span_order
+from gecformats.tokenize import JOINED_TOKENIZERS, Tokenizer, get_tokenizer
 
 NO_ERROR = "没有错误"
 """ChERRANT's reference string for "the source is correct" (a noop annotator)."""
@@ -57,10 +57,6 @@ MAX_REORDER_GAP = 2
 "I like it very much" is one edit (``very much`` inside), but "The the cat sat on mat" →
 "The cat sat on the mat" stays a deletion and an insertion.  (On CoNLL-2014, 0 to 4 and no
 limit agree with the gold edits within 0.3 %.)"""
-
-JOINED_TOKENIZERS = frozenset({"zh", "char"})
-"""Tokenizers whose tokens are written without spaces between them."""
-
 
 def default_types(tokenizer: str) -> str:
     """The type scheme used with ``tokenizer``: ``nlpcc`` for Chinese, else ``errant``."""
@@ -87,10 +83,10 @@ def align(source: Sequence[str], target: Sequence[str]) -> list[tuple[int, int, 
         form a longest common subsequence; two spans are never adjacent.  One exception:
         neighbouring spans whose whole stretch is only reordered, with at most
         :data:`MAX_REORDER_GAP` kept tokens between them, become one span (a word-order
-        change: "a b" → "b a" is ``(0, 2, 0, 2)``, not a deletion and an insertion).  Ties are broken
-        deterministically: common leading and trailing tokens are kept first ("the the
-        cat" → "the cat" deletes the second "the"); within the rest, the matches that come
-        latest in the source.
+        change: "a b" → "b a" is ``(0, 2, 0, 2)``, not a deletion and an insertion).
+        Ties are broken deterministically: common leading and trailing tokens are kept
+        first ("the the cat" → "the cat" deletes the second "the"); within the rest, the
+        matches that come latest in the source.
 
     >>> align("a b c d".split(), "a x c d e".split())
     [(1, 2, 1, 2), (4, 4, 4, 5)]
@@ -400,8 +396,7 @@ def to_parallel(sentence: Sentence, *, alternative: int = 0, joiner: str = " ",
             report.edits += len(usable)
             if not usable:
                 report.noops += 1
-            short = sum(1 for e in usable if len(e.corrections) <= alternative)
-            if alternative and short:
+            if alternative and any(len(e.corrections) <= alternative for e in usable):
                 report.note("no-alternative", f"sentence {number}, annotator {k}")
         refs[k] = joiner.join(apply_edits(source, usable, alternative))
     if report is not None:
@@ -416,7 +411,7 @@ def _applicable(source: Tokens, edits: Sequence[Edit], report: ExtractionReport 
     n = len(source)
     out: list[Edit] = []
     end = 0
-    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+    for e in sorted(edits, key=span_order):
         if e.start == -1 and e.end == -1:  # an M2 noop line that slipped through
             continue
         if e.start < 0 or e.end > n or e.start > e.end:

@@ -46,7 +46,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from gecformats.model import Edit, Sentence, Tokens, make_edit
+from gecformats.model import Edit, Sentence, Tokens, make_edit, span_order
 
 GROUPINGS = ("components", "imeasure")
 """The names of the grouping rules."""
@@ -225,7 +225,7 @@ def _alternatives(cluster: list[Edit]) -> list[Alternative]:
         by_annotator.setdefault(edit.annotator, []).append(edit)
     out = []
     for annotator in sorted(by_annotator):
-        edits = sorted(by_annotator[annotator], key=lambda e: (e.start, e.end))
+        edits = sorted(by_annotator[annotator], key=span_order)
         choices = [e.corrections or ((),) for e in edits]
         total = 1
         for c in choices:

@@ -195,7 +195,7 @@ def apply_edits(source: Sequence[str], edits: Iterable[Edit], alternative: int =
     out: list[str] = []
     pos = 0
     n = len(source)
-    for e in sorted(edits, key=_span):
+    for e in sorted(edits, key=span_order):
         if e.start < 0 or e.end > n or e.start > e.end:
             raise ValueError(f"edit {e.start} {e.end} is out of range for {n} source tokens")
         if e.start < pos:
@@ -208,7 +208,9 @@ def apply_edits(source: Sequence[str], edits: Iterable[Edit], alternative: int =
     return tuple(out)
 
 
-def _span(edit: Edit) -> tuple[int, int]:
+def span_order(edit: Edit) -> tuple[int, int]:
+    """The sort key ``(start, end)`` of edits in application order: with a stable sort,
+    several insertions at one offset keep their given order, which decides the text."""
     return (edit.start, edit.end)
 
 

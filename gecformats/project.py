@@ -46,7 +46,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gecformats.formats import m2
-from gecformats.model import Sentence
+from gecformats.model import Sentence, span_order
 
 NLPCC_MAP: Mapping[str, str] = {"：": ":", "；": ";", "（": "(", "）": ")"}
 """The characters PKUNLP changed in the NLPCC 2018 test set (spec §9.3): full-width colon,
@@ -150,7 +150,7 @@ def corrected_tokens(sentence: Sentence, annotator: int) -> list[str]:
     tail), deletions and empty tokens dropped."""
     out = list(sentence.source)
     edits = sentence.annotators.get(annotator, ())
-    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
+    for edit in sorted(edits, key=span_order, reverse=True):
         if edit.start < 0 or edit.start > edit.end:
             continue
         out[edit.start:edit.end] = edit.correction

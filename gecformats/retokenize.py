@@ -54,7 +54,8 @@ from gecformats import __version__
 from gecformats.errors import GecFormatError
 from gecformats.formats.hoo2011 import repair_type
 from gecformats.model import Document, Edit, Sentence, apply_edits, make_edit
-from gecformats.tokenize import IGNORABLE, OffsetMap, Token, Tokenizer, get_splitter, get_tokenizer
+from gecformats.tokenize import (IGNORABLE, JOINED_TOKENIZERS, OffsetMap, Token, Tokenizer,
+                                 get_splitter, get_tokenizer)
 
 MAX_CASES = 10_000
 """How many individual cases of each kind a report lists (counts are always complete)."""
@@ -65,10 +66,6 @@ LEFT_ATTACHED = frozenset(",.;:!?)]}%") | {"'s", "n't", "'re", "'ve", "'ll", "'d
 
 RIGHT_ATTACHED = frozenset("([{$") | {"``"}
 """Tokens written without a space after them."""
-
-JOINED_TOKENIZERS = frozenset({"zh", "char"})
-"""Tokenizers whose tokens are written without spaces between them (Chinese text)."""
-
 
 @dataclass(slots=True)
 class ConversionReport:

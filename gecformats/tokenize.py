@@ -406,6 +406,9 @@ def _rstripped(text: str) -> int:
 _TRAILING = re.compile(r"[\s\ufeff]+\Z")
 
 
+JOINED_TOKENIZERS = frozenset({"zh", "char"})
+"""Tokenizers whose tokens are written without spaces between them (Chinese text)."""
+
 TOKENIZERS = {"en": EnglishTokenizer, "zh": ChineseTokenizer, "char": CharTokenizer,
               "space": SpaceTokenizer}
 """Tokenizer name → class."""
