@@ -1,0 +1,839 @@
+"""GLEU (Napoles et al. 2015, 2016) in all its published versions, bit for bit.
+
+GLEU compares a system output with the source and with corrected references: n-grams the
+references changed are rewarded, n-grams the system left unchanged where a reference
+changed them are penalised.  The original code (``cnap/gec-ranking``) exists in versions
+that compute different metrics under one name (``../shared/spec/formats.md`` §11); each is
+a ``version`` here, reproduced exactly, and named in the score's :class:`Signature`:
+
+=============  ========  =====================================================================
+``version``    code      what it computes
+=============  ========  =====================================================================
+``2015``       24c806a   GLEU_λ of the ACL 2015 paper: references merged by maximum count,
+                         corpus statistics, the brevity penalty is always 1 (a quirk of
+                         that code), orders 1..``order`` averaged with a fixed ¼
+``2016``       6ddf913   the March 2016 corrected denominator; brevity penalty against the
+                         closest reference length, inverted (it penalises long output)
+``plus``       50b5032   GLEU+ ("GLEU without tuning", the default): per iteration ``j`` one
+                         reference per sentence drawn by Python's Mersenne Twister seeded
+                         with ``j·101``; the mean over iterations; BLEU's brevity penalty
+``plus-2016``  f0e2ee5   GLEU+ as first released, with the inverted brevity penalty
+=============  ========  =====================================================================
+
+Tokens are the white-space separated fields of a line, split as Python 2 split its byte
+strings (ASCII white space only); files are read as bytes and split on ``\\n``, as the
+reference code read them.
+
+>>> run = gleu_files("fixtures/gleu/source.txt", ["fixtures/gleu/system-a.txt"],
+...                  refs=["fixtures/gleu/ref0.txt", "fixtures/gleu/ref1.txt"], version="2015")
+>>> print(f"{run.results[0].system} {run.results[0].score:.4f}")
+system-a.txt 0.7041
+>>> print(run.signature)
+metric:gleu|version:2015|code:24c806a|n:4|lambda:0|refs:2|references:text|tok:ascii-whitespace|gecformats:0.1.0
+
+In memory, with GLEU+ (the default) and references generated per sentence:
+
+>>> run = gleu(["She have a apple ."], [["She has an apple .", "She has the apple ."]],
+...            [["She has an apple ."]])
+>>> round(run.results[0].score, 4), run.signature.iterations
+(0.484, 500)
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import os
+import random
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from itertools import zip_longest
+from typing import Any
+
+from gecformats import __version__
+from gecformats.errors import GecFormatError
+from gecformats.io import open_binary, source_name
+
+VERSIONS: dict[str, str] = {
+    "2015": "24c806a",
+    "2016": "6ddf913",
+    "plus": "50b5032",
+    "plus-2016": "f0e2ee5",
+}
+"""Version name → the ``cnap/gec-ranking`` commit it reproduces."""
+
+DEFAULT_VERSION = "plus"
+DEFAULT_ITERATIONS = 500
+ORDER = 4
+"""The highest n-gram order (the only one the 2016 and GLEU+ code use)."""
+
+Z95 = 1.959963984540054
+"""The 0.975 quantile of the standard normal distribution (a 95 % normal interval)."""
+
+_FIELD = 8  # bytes per packed statistic (see _PlusAccumulator)
+
+Tokens = tuple[bytes, ...]
+Counts = dict[tuple[bytes, ...], int]
+
+
+def tokens(line: bytes | str) -> Tokens:
+    """The tokens of ``line`` as the reference code saw them: a ``str`` is encoded as UTF-8,
+    then split on runs of ASCII white space (space, tab, ``\\n``, ``\\r``, ``\\v``, ``\\f``),
+    which is what Python 2's ``str.split()`` did.  Other white space (U+00A0, U+3000, ...)
+    is part of a token."""
+    if isinstance(line, str):
+        line = line.encode("utf-8")
+    return tuple(line.split())
+
+
+def ngram_counts(toks: Sequence[bytes], n: int) -> Counts:
+    """The multiset of the ``n``-grams of ``toks``, as a ``Counter`` of token tuples."""
+    return Counter(zip(*[toks[i:] for i in range(n)]))
+
+
+# ------------------------------------------------------------------ results
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """What a GLEU score depends on, printed sacrebleu style (``key:value|...``).
+
+    Attributes:
+        version: one of :data:`VERSIONS`; ``code`` is derived from it.
+        order: the highest n-gram order.
+        lam: λ, the weight of the penalty for unchanged n-grams (versions ``2015`` and
+            ``2016``; ``None`` for GLEU+, which has none).
+        iterations: GLEU+ sampling iterations actually run (``None`` for the others).
+        refs: references per sentence (with mixed references: the most any sentence has).
+        references: where they came from: ``text`` (files), ``annotators`` (one per
+            annotator of a gold file) or ``mixed`` (every combination of alternatives).
+    """
+
+    version: str
+    order: int
+    lam: float | None
+    iterations: int | None
+    refs: int
+    references: str = "text"
+    tokenizer: str = "ascii-whitespace"
+    gecformats: str = __version__
+
+    @property
+    def code(self) -> str:
+        """The commit of ``cnap/gec-ranking`` this version reproduces."""
+        return VERSIONS[self.version]
+
+    def __str__(self) -> str:
+        parts = [f"metric:gleu|version:{self.version}|code:{self.code}|n:{self.order}"]
+        if self.lam is not None:
+            parts.append(f"lambda:{_number(self.lam)}")
+        if self.iterations is not None:
+            parts.append(f"iterations:{self.iterations}|seed:101j")
+        parts.append(f"refs:{self.refs}|references:{self.references}|tok:{self.tokenizer}"
+                     f"|gecformats:{self.gecformats}")
+        return "|".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as JSON data: ``version code n lambda iterations refs references
+        tokenizer gecformats`` (``lambda``/``iterations`` ``null`` where not applicable)."""
+        return {"version": self.version, "code": self.code, "n": self.order,
+                "lambda": self.lam, "iterations": self.iterations, "refs": self.refs,
+                "references": self.references, "tokenizer": self.tokenizer,
+                "gecformats": self.gecformats}
+
+
+def _number(value: float) -> str:
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """A mean with its population standard deviation and 95 % normal interval, as the
+    GLEU+ code prints them (``numpy.mean``, ``numpy.std``, ``scipy.stats.norm.interval``)."""
+
+    mean: float
+    std: float
+    low: float
+    high: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"mean", "std", "ci95": [low, high]}``."""
+        return {"mean": self.mean, "std": self.std, "ci95": [self.low, self.high]}
+
+
+def spread(values: Sequence[float]) -> Spread:
+    """The :class:`Spread` of ``values``, computed as NumPy does (pairwise summation), so
+    that the mean is bit for bit ``numpy.mean``.
+
+    Raises:
+        ValueError: ``values`` is empty.
+    """
+    if not values:
+        raise ValueError("no values")
+    mean = _pairwise_sum(values, 0, len(values)) / len(values)
+    squares = [(v - mean) * (v - mean) for v in values]
+    std = math.sqrt(_pairwise_sum(squares, 0, len(squares)) / len(squares))
+    return Spread(mean, std, mean - Z95 * std, mean + Z95 * std)
+
+
+def _pairwise_sum(a: Sequence[float], start: int, n: int) -> float:
+    """NumPy's ``pairwise_sum`` for doubles (blocks of 128, eight accumulators)."""
+    if n < 8:
+        total = 0.0
+        for i in range(start, start + n):
+            total += a[i]
+        return total
+    if n <= 128:
+        r = list(a[start:start + 8])
+        i = 8
+        while i < n - n % 8:
+            for k in range(8):
+                r[k] += a[start + i + k]
+            i += 8
+        total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        for j in range(i, n):
+            total += a[start + j]
+        return total
+    half = n // 2
+    half -= half % 8
+    return _pairwise_sum(a, start, half) + _pairwise_sum(a, start + half, n - half)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The GLEU of one hypothesis file.
+
+    Attributes:
+        hypothesis: the file as given (``-`` for standard input), or its position for
+            in-memory input.
+        system: its name for tables: the file's base name, as the reference code prints it.
+        score: the corpus GLEU (GLEU+: the mean over iterations).
+        spread: GLEU+ only: mean, standard deviation and 95 % interval over iterations.
+        sentences: the number of sentences.
+        sentence_scores: when asked for, one entry per sentence: a float for ``2015`` and
+            ``2016`` (that sentence's statistics alone), a :class:`Spread` over the
+            references for GLEU+ (each reference's smoothed sentence GLEU, as ``-d`` prints).
+    """
+
+    hypothesis: str
+    system: str
+    score: float
+    sentences: int
+    spread: Spread | None = None
+    sentence_scores: tuple[float | Spread, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``hypothesis system score sentences`` (+ ``std ci95`` for GLEU+,
+        + ``sentence_scores`` when computed)."""
+        out: dict[str, Any] = {"hypothesis": self.hypothesis, "system": self.system,
+                               "score": self.score, "sentences": self.sentences}
+        if self.spread is not None:
+            out["std"] = self.spread.std
+            out["ci95"] = [self.spread.low, self.spread.high]
+        if self.sentence_scores:
+            out["sentence_scores"] = [s.to_dict() if isinstance(s, Spread) else s
+                                      for s in self.sentence_scores]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """Scores of several hypotheses against the same source and references.
+
+    ``notes`` says what reference generation had to change (copied sources for absent
+    annotators, edits left out), never silently."""
+
+    results: tuple[Result, ...]
+    signature: Signature
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"results": [...], "signature": str, "settings": {...}}`` (+ ``"notes"`` when
+        there are any); ``settings`` is :meth:`Signature.to_dict`."""
+        out: dict[str, Any] = {"results": [r.to_dict() for r in self.results],
+                               "signature": str(self.signature),
+                               "settings": self.signature.to_dict()}
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
+
+
+# ------------------------------------------------------------------ the statistics
+
+
+def _overlap(h: Counts, r: Counts) -> int:
+    """``|h ∩ r|``: the multiset intersection's size."""
+    total = 0
+    get = r.get
+    for g, c in h.items():
+        m = get(g)
+        if m:
+            total += c if c < m else m
+    return total
+
+
+def _merged(refs: Sequence[Tokens], n: int) -> Counts:
+    """Per n-gram the largest count over all references."""
+    merged = dict(ngram_counts(refs[0], n))
+    for ref in refs[1:]:
+        for g, c in ngram_counts(ref, n).items():
+            if c > merged.get(g, 0):
+                merged[g] = c
+    return merged
+
+
+def _gleu(stats: Sequence[float], swapped: bool, smooth: bool = False) -> float:
+    """GLEU of summed statistics ``[hlen, rlen, num1, den1, ...]``, with the reference's
+    arithmetic (sequential sums, Python floats).  Any zero statistic gives 0 (with
+    ``smooth``, zeros count as 1).  ``swapped``: the brevity penalty reads the lengths the
+    other way round, as the 2016 code and the first GLEU+ did."""
+    if smooth:
+        stats = [s if s != 0 else 1 for s in stats]
+    if any(s == 0 for s in stats):
+        return 0.0
+    c, r = (stats[1], stats[0]) if swapped else (stats[0], stats[1])
+    log_precision = 0.0
+    for x, y in zip(stats[2::2], stats[3::2]):
+        log_precision = log_precision + math.log(float(x) / y)
+    return math.exp(min(0.0, 1 - float(r) / c) + log_precision / 4.0)
+
+
+class _Sentence:
+    """One sentence's source and references, prepared once for every hypothesis."""
+
+    __slots__ = ("source", "refs", "s", "per_n", "rlens", "ref_counts")
+
+    def __init__(self, source: Tokens, refs: Sequence[Tokens], version: str, order: int) -> None:
+        self.source = source
+        self.refs = refs
+        self.s = [ngram_counts(source, n) for n in range(1, order + 1)]
+        self.rlens = [len(r) for r in refs]
+        self.per_n: list[tuple[Counts, Counts, Counts, int]] = []
+        self.ref_counts: dict[int, list[tuple[Counts, Counts]]] = {}
+        if version == "2015":
+            for n, s in enumerate(self.s, 1):
+                r = _merged(refs, n)
+                r_s = {g: c - s.get(g, 0) for g, c in r.items() if c > s.get(g, 0)}
+                s_r = {g: c - r.get(g, 0) for g, c in s.items() if c > r.get(g, 0)}
+                self.per_n.append((r, r_s, s_r, sum(r_s.values())))
+        elif version == "2016":
+            for n, s in enumerate(self.s, 1):
+                r = _merged(refs, n)
+                r_s = {g: c for g, c in r.items() if g not in s}
+                s_r = {g: c for g, c in s.items() if g not in r}
+                self.per_n.append((r, r_s, s_r, 0))
+
+    def plus_counts(self, k: int) -> list[tuple[Counts, Counts]]:
+        """Reference ``k``'s n-grams and the source n-grams absent from it, per order."""
+        counts = self.ref_counts.get(k)
+        if counts is None:
+            counts = []
+            for n, s in enumerate(self.s, 1):
+                r = ngram_counts(self.refs[k], n)
+                counts.append((r, {g: c for g, c in s.items() if g not in r}))
+            self.ref_counts[k] = counts
+        return counts
+
+
+def _stats_2015(h: list[Counts], hlen: int, sent: _Sentence, lam: float) -> list[float]:
+    # 24c806a: the closest reference length starts at hlen and never moves, so rlen = hlen
+    stats: list[float] = [hlen, hlen]
+    for n, (r, r_s, s_r, size) in enumerate(sent.per_n, 1):
+        hn = h[n - 1]
+        stats.append((_overlap(hn, r_s) + _overlap(hn, r)) - lam * _overlap(hn, s_r))
+        stats.append(size + max(hlen + 1 - n, 0))
+    return stats
+
+
+def _stats_2016(h: list[Counts], hlen: int, sent: _Sentence, lam: float) -> list[float]:
+    rlen = sent.rlens[0]
+    for length in sent.rlens[1:]:  # the closest reference length; the first wins ties
+        if abs(length - hlen) < abs(rlen - hlen):
+            rlen = length
+    stats: list[float] = [hlen, rlen]
+    for n, (r, r_s, s_r, _) in enumerate(sent.per_n, 1):
+        hn = h[n - 1]
+        a = _overlap(hn, r_s)
+        stats.append(a + max(_overlap(hn, r) - lam * _overlap(hn, s_r), 0))
+        stats.append(a + max(hlen + 1 - n, 0))
+    return stats
+
+
+def _stats_plus(h: list[Counts], hlen: int, sent: _Sentence, k: int) -> list[int]:
+    stats = [hlen, sent.rlens[k]]
+    for n, (r, s_r) in enumerate(sent.plus_counts(k), 1):
+        kept = dropped = 0
+        rget, sget = r.get, s_r.get
+        for g, c in h[n - 1].items():
+            m = rget(g)
+            if m:
+                kept += c if c < m else m
+            else:
+                m = sget(g)
+                if m:
+                    dropped += c if c < m else m
+        stats.append(max(kept - dropped, 0))
+        stats.append(max(hlen + 1 - n, 0))
+    return stats
+
+
+# ------------------------------------------------------------------ corpus accumulation
+
+
+class Scorer:
+    """Accumulate GLEU statistics sentence by sentence for several hypotheses at once.
+
+    Call :meth:`add` once per sentence (streaming: nothing but the running totals is
+    kept, unless ``sentence_level``), then :meth:`results`.  Use :func:`gleu` or
+    :func:`gleu_files` unless you feed sentences yourself.
+
+    Args:
+        hypotheses: how many hypotheses each :meth:`add` gets.
+        version: one of :data:`VERSIONS`.
+        lam: λ for ``2015`` and ``2016`` (default 0); must be ``None`` for GLEU+.
+        order: highest n-gram order; only ``2015`` can change it (its mean keeps ¼).
+        iterations: GLEU+ sampling iterations (default 500; 1 is used when every sentence
+            has a single reference, as the reference code does); ``None`` otherwise.
+        sentence_level: keep per-sentence scores.
+
+    Raises:
+        ValueError: an unknown version or an option the version does not have.
+    """
+
+    def __init__(self, hypotheses: int, *, version: str = DEFAULT_VERSION,
+                 lam: float | None = None, order: int = ORDER, iterations: int | None = None,
+                 sentence_level: bool = False) -> None:
+        if version not in VERSIONS:
+            raise ValueError(f"unknown GLEU version {version!r} (known: {', '.join(VERSIONS)})")
+        plus = version.startswith("plus")
+        if plus and lam is not None:
+            raise ValueError(f"GLEU {version} has no λ (only versions 2015 and 2016 do)")
+        if not plus and iterations is not None:
+            raise ValueError(f"GLEU {version} does not sample: iterations are for GLEU+ only")
+        if version != "2015" and order != ORDER:
+            raise ValueError(f"GLEU {version} always uses n-grams up to 4 (only 2015 has -n)")
+        if order < 1:
+            raise ValueError(f"the n-gram order must be at least 1, not {order}")
+        if lam is not None and not (math.isfinite(lam) and lam >= 0):
+            raise ValueError(f"λ must be a finite number ≥ 0, not {lam}")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        self.version = version
+        self.plus = plus
+        self.lam = None if plus else float(lam or 0)
+        self.order = order
+        self.iterations = (iterations or DEFAULT_ITERATIONS) if plus else None
+        self.hypotheses = hypotheses
+        self.sentence_level = sentence_level
+        self.sentences = 0
+        self.max_refs = 0
+        width = 2 * order + 2
+        self._totals: list[list[float]] = [[0] * width for _ in range(hypotheses)]
+        self._per_sentence: list[list[float | Spread]] = [[] for _ in range(hypotheses)]
+        if plus:
+            self._random = [random.Random(j * 101).random for j in range(self.iterations or 1)]
+            self._packed = [0] * len(self._random)
+
+    def add(self, source: Sequence[bytes], references: Sequence[Sequence[bytes]],
+            hypotheses: Sequence[Sequence[bytes]]) -> None:
+        """Add one sentence: its source tokens, its references' tokens (at least one) and
+        each hypothesis's tokens (see :func:`tokens`).
+
+        Raises:
+            ValueError: no reference, or not one hypothesis per scorer hypothesis.
+        """
+        if not references:
+            raise ValueError(f"sentence {self.sentences + 1} has no reference")
+        if len(hypotheses) != self.hypotheses:
+            raise ValueError(f"{len(hypotheses)} hypotheses for a scorer of {self.hypotheses}")
+        refs = [tuple(r) for r in references]
+        sent = _Sentence(tuple(source), refs, self.version, self.order)
+        self.sentences += 1
+        self.max_refs = max(self.max_refs, len(refs))
+        if self.plus:
+            self._add_plus(sent, hypotheses)
+            return
+        stats_of = _stats_2015 if self.version == "2015" else _stats_2016
+        seen: dict[tuple[bytes, ...], list[float]] = {}
+        for k, hyp in enumerate(hypotheses):
+            key = tuple(hyp)
+            stats = seen.get(key)
+            if stats is None:
+                h = [ngram_counts(key, n) for n in range(1, self.order + 1)]
+                stats = seen[key] = stats_of(h, len(key), sent, self.lam or 0.0)
+            totals = self._totals[k]
+            for i, value in enumerate(stats):
+                totals[i] = totals[i] + value
+            if self.sentence_level:
+                self._per_sentence[k].append(self._final(stats))
+
+    def _add_plus(self, sent: _Sentence, hypotheses: Sequence[Sequence[bytes]]) -> None:
+        nrefs = len(sent.refs)
+        # one draw per iteration, in sentence order: Python 2's randint(0, R-1) for R < 2**53
+        draws = [int(rnd() * nrefs) for rnd in self._random]
+        wanted = range(nrefs) if self.sentence_level else sorted(set(draws))
+        cache: dict[tuple[bytes, ...], dict[int, list[int]]] = {}
+        per_hyp: list[dict[int, list[int]]] = []
+        for hyp in hypotheses:
+            key = tuple(hyp)
+            by_ref = cache.get(key)
+            if by_ref is None:
+                h = [ngram_counts(key, n) for n in range(1, self.order + 1)]
+                by_ref = cache[key] = {k: _stats_plus(h, len(key), sent, k) for k in wanted}
+            per_hyp.append(by_ref)
+        # all hypotheses' statistics for reference k as one integer of 8-byte fields, so
+        # that an iteration's running total is one big-integer addition per sentence
+        packed = {k: int.from_bytes(array("Q", [v for by_ref in per_hyp for v in by_ref[k]])
+                                    .tobytes(), "little") for k in set(draws)}
+        self._packed = list(map(operator.add, self._packed, map(packed.__getitem__, draws)))
+        if self.sentence_level:
+            swapped = self.version == "plus-2016"
+            for k, by_ref in enumerate(per_hyp):
+                self._per_sentence[k].append(spread(
+                    [_gleu(by_ref[r], swapped, smooth=True) for r in range(nrefs)]))
+
+    def _final(self, stats: Sequence[float]) -> float:
+        if self.version == "2016":
+            return _gleu(stats, swapped=True)
+        for n, x in enumerate(stats[2::2], 1):
+            if x < 0:
+                raise ValueError(
+                    f"GLEU 2015 is undefined here: with λ={_number(self.lam or 0)} the "
+                    f"numerator of the {n}-gram precision is negative ({x:g}); the "
+                    "reference code crashes (math domain error); use a smaller λ")
+        # 2015 averages the logs with a fixed ¼ whatever the order (spec §11.1)
+        return _gleu(stats, swapped=True)
+
+    def results(self) -> list[tuple[float, Spread | None, tuple[float | Spread, ...]]]:
+        """Per hypothesis ``(score, spread, sentence_scores)``; ``spread`` is ``None``
+        except for GLEU+.
+
+        Raises:
+            ValueError: GLEU 2015 with a λ that makes a numerator negative.
+        """
+        out: list[tuple[float, Spread | None, tuple[float | Spread, ...]]] = []
+        if not self.plus:
+            for k in range(self.hypotheses):
+                out.append((self._final(self._totals[k]), None, tuple(self._per_sentence[k])))
+            return out
+        width = 2 * self.order + 2
+        used = self._packed if self.max_refs > 1 else self._packed[:1]
+        swapped = self.version == "plus-2016"
+        nbytes = _FIELD * width * self.hypotheses
+        scores: list[list[float]] = [[] for _ in range(self.hypotheses)]
+        for total in used:
+            fields = array("Q")
+            fields.frombytes(total.to_bytes(nbytes, "little"))
+            for k in range(self.hypotheses):
+                scores[k].append(_gleu(fields[k * width:(k + 1) * width], swapped))
+        for k in range(self.hypotheses):
+            s = spread(scores[k]) if scores[k] else Spread(0.0, 0.0, 0.0, 0.0)
+            out.append((s.mean, s, tuple(self._per_sentence[k])))
+        return out
+
+    def iterations_run(self) -> int | None:
+        """GLEU+ iterations that count (1 when no sentence had two references)."""
+        if not self.plus:
+            return None
+        return self.iterations if self.max_refs > 1 else 1
+
+
+# ------------------------------------------------------------------ front ends
+
+
+def gleu(source: Iterable[str | bytes], references: Iterable[Sequence[str | bytes]],
+         hypotheses: Sequence[Iterable[str | bytes]], *, version: str = DEFAULT_VERSION,
+         lam: float | None = None, order: int = ORDER, iterations: int | None = None,
+         sentence_level: bool = False, names: Sequence[str] | None = None,
+         reference_kind: str = "text") -> Run:
+    """GLEU of each hypothesis against ``source`` and ``references``, from lines in memory.
+
+    Args:
+        source: the source sentences, one line each.
+        references: per sentence, its references (at least one; the number may vary per
+            sentence, e.g. all mixed references).
+        hypotheses: per system, its lines (as many as ``source``).
+        version, lam, order, iterations, sentence_level: see :class:`Scorer`.
+        names: the systems' names (default ``"1"``, ``"2"``, ...).
+        reference_kind: recorded in the signature (``text``, ``annotators``, ``mixed``).
+
+    Returns:
+        A :class:`Run` with one :class:`Result` per hypothesis, in order.
+
+    Raises:
+        ValueError: bad options, different numbers of lines, a sentence without reference,
+            or an undefined 2015 score.
+    """
+    scorer = Scorer(len(hypotheses), version=version, lam=lam, order=order,
+                    iterations=iterations, sentence_level=sentence_level)
+    labels = list(names) if names is not None else [str(k + 1) for k in range(len(hypotheses))]
+    streams = [iter(source), iter(references), *(iter(h) for h in hypotheses)]
+    missing = object()
+    for row in zip_longest(*streams, fillvalue=missing):
+        if any(cell is missing for cell in row):
+            raise ValueError("the source, the references and every hypothesis must have "
+                             "the same number of lines")
+        src, refs, *hyps = row
+        scorer.add(tokens(src), [tokens(r) for r in refs], [tokens(h) for h in hyps])
+    return _run(scorer, labels, labels, reference_kind, ())
+
+
+def _run(scorer: Scorer, paths: Sequence[str], systems: Sequence[str], kind: str,
+         notes: Sequence[str]) -> Run:
+    results = tuple(
+        Result(path, system, score, scorer.sentences, spread_, per_sentence)
+        for path, system, (score, spread_, per_sentence)
+        in zip(paths, systems, scorer.results())
+    )
+    signature = Signature(scorer.version, scorer.order, scorer.lam, scorer.iterations_run(),
+                          scorer.max_refs, kind)
+    return Run(results, signature, tuple(notes))
+
+
+REFERENCE_KINDS = ("annotators", "mixed")
+"""How references are generated from a gold file: one per annotator, or all mixed."""
+
+
+def gleu_files(source: str | os.PathLike[str] | None, hypotheses: Sequence[str | os.PathLike[str]],
+               *, refs: Sequence[str | os.PathLike[str]] = (),
+               gold: Sequence[str | os.PathLike[str]] = (), mixed: bool = False,
+               gold_format: str | None = None, version: str = DEFAULT_VERSION,
+               lam: float | None = None, order: int = ORDER, iterations: int | None = None,
+               sentence_level: bool = False, max_references: int = 10_000,
+               absent: str = "source") -> Run:
+    """GLEU of hypothesis files, streaming all files in step (one sentence in memory).
+
+    Args:
+        source: the source file, one tokenised sentence per line; may be ``None`` with
+            ``gold`` (then the first gold file's source sentences are used).
+        hypotheses: system outputs, one line per source line (``-``: standard input).
+        refs: reference files, line-aligned with the source (reference ``k`` = file ``k``).
+        gold: instead of ``refs``, M2 or I-measure XML gold files; by default each
+            annotator's corrected text is a reference (all annotators of every file, in
+            file order then ascending id; see ``absent``); with ``mixed`` every valid
+            combination of the alternatives (:func:`gecformats.refs.references`).
+        gold_format: the gold files' format (default: from the suffix).
+        version, lam, order, iterations, sentence_level: see :class:`Scorer`.
+        max_references: with ``mixed``, the most references used for one sentence (the
+            first ones in :func:`gecformats.refs.references` order; reported in ``notes``).
+        absent: an annotator missing from a sentence where another one made edits gets
+            the sentence's source (``"source"``) or the first present annotator's
+            correction (``"first"``: right for the CoNLL-2014 combined file, which omits
+            annotator 1's edits when they equal annotator 0's); a sentence without any
+            edit gives the source for everyone.  Either way it is counted in ``notes``.
+
+    Returns:
+        A :class:`Run`; its ``notes`` say what reference generation changed.
+
+    Raises:
+        GecFormatError: files of different lengths (naming them), malformed gold, an
+            undefined 2015 score.
+        ValueError: bad options (neither or both of ``refs`` and ``gold``, ...).
+        OSError: a file cannot be read.
+    """
+    if bool(refs) == bool(gold):
+        raise ValueError("give reference files or gold files (one of the two)")
+    if mixed and not gold:
+        raise ValueError("mixed references are generated from gold files")
+    if absent not in ABSENT:
+        raise ValueError(f"unknown absent-annotator policy {absent!r} (known: {', '.join(ABSENT)})")
+    if source is None and not gold:
+        raise ValueError("a source file is needed with reference files")
+    if not hypotheses:
+        raise ValueError("no hypothesis to score")
+    names = [os.fspath(p) for p in hypotheses]
+    inputs = ([os.fspath(source)] if source is not None else []) + [os.fspath(r) for r in refs] + names
+    if inputs.count("-") > 1:
+        raise ValueError("only one input can be standard input ('-')")
+    if any(os.fspath(g) == "-" for g in gold):
+        raise ValueError("a gold file cannot be standard input (it is read twice)")
+    scorer = Scorer(len(hypotheses), version=version, lam=lam, order=order,
+                    iterations=iterations, sentence_level=sentence_level)
+    notes: list[str] = []
+    with ExitStack() as stack:
+        streams: list[tuple[str, Iterator[Any]]] = []
+        if source is not None:
+            streams.append((source_name(source), stack.enter_context(_Lines(source))))
+        if refs:
+            kind = "text"
+            for path in refs:
+                streams.append((source_name(path), stack.enter_context(_Lines(path))))
+        else:
+            kind = "mixed" if mixed else "annotators"
+            generated = _gold_references(gold, gold_format, mixed, max_references, absent, notes)
+            streams.append((source_name(gold[0]), generated))
+        for path in hypotheses:
+            streams.append((source_name(path), stack.enter_context(_Lines(path))))
+        nrefs = len(refs)
+        first_hyp = len(streams) - len(hypotheses)
+        for row in _lockstep(streams):
+            if refs:
+                src = row[0]
+                ref_lines = row[1:1 + nrefs]
+            else:
+                gold_src, ref_lines = row[first_hyp - 1]
+                src = row[0] if source is not None else gold_src
+            try:
+                scorer.add(tokens(src), [tokens(r) for r in ref_lines],
+                           [tokens(h) for h in row[first_hyp:]])
+            except ValueError as exc:
+                raise GecFormatError(str(exc), source_name(gold[0] if gold else refs[0])) from None
+    systems = _system_names(names)
+    try:
+        return _run(scorer, names, systems, kind, notes)
+    except ValueError as exc:
+        raise GecFormatError(str(exc)) from None
+
+
+def _system_names(paths: Sequence[str]) -> list[str]:
+    """Base names as the reference prints them; full paths when two base names collide."""
+    bases = [os.path.basename(p) or p for p in paths]
+    return bases if len(set(bases)) == len(bases) else list(paths)
+
+
+class _Lines:
+    """A file's lines as bytes, split on ``\\n`` only (``.gz`` and ``-`` as in
+    :func:`gecformats.io.open_binary`), as a context manager giving an iterator."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = path
+        self._stack = ExitStack()
+
+    def __enter__(self) -> Iterator[bytes]:
+        fh = self._stack.enter_context(open_binary(self.path))
+        return (raw[:-1] if raw.endswith(b"\n") else raw for raw in fh)
+
+    def __exit__(self, *exc: object) -> None:
+        self._stack.close()
+
+
+def _lockstep(streams: Sequence[tuple[str, Iterator[Any]]]) -> Iterator[tuple[Any, ...]]:
+    """Rows of one item per stream; a stream that ends early or late is an error naming
+    it and both line counts."""
+    missing = object()
+    iterators = [it for _, it in streams]
+    count = 0
+    for row in zip_longest(*iterators, fillvalue=missing):
+        if any(cell is missing for cell in row):
+            lengths = [count + (cell is not missing) + sum(1 for _ in it)
+                       for cell, it in zip(row, iterators)]
+            first = streams[0][0]
+            for (name, _), length in zip(streams, lengths):
+                if length != lengths[0]:
+                    raise GecFormatError(
+                        f"{length} lines (sentences), but {first} has {lengths[0]}: the "
+                        "source, the references and every hypothesis must be line-aligned",
+                        name)
+        count += 1
+        yield row
+
+
+ABSENT = ("source", "first")
+"""What stands in for an annotator missing from a sentence of a gold file: its source
+sentence, or the first present annotator's correction (the CoNLL-2014 combined file leaves
+out annotator 1 where its edits equal annotator 0's, ``formats.md`` §2.2)."""
+
+
+def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | None,
+                     mixed: bool, max_references: int, absent: str, notes: list[str]
+                     ) -> Iterator[tuple[bytes | str, list[str]]]:
+    """Per sentence ``(source, references)`` generated from the gold files, in step."""
+    if mixed:
+        yield from _mixed_references(gold, gold_format, max_references, notes)
+        return
+    from gecformats import formats
+    from gecformats.extract import ExtractionReport, to_parallel
+
+    modules = [formats.get(gold_format or formats.infer(g)) for g in gold]
+    for g, module in zip(gold, modules):
+        if getattr(module, "UNIT", "token") != "token":
+            raise GecFormatError(f"references are generated from M2 or I-measure XML gold, "
+                                 f"not {module.NAME}", source_name(g))
+    # pass 1: the annotators of each file, so that every sentence has the same references
+    ids = []
+    for g, module in zip(gold, modules):
+        seen: set[int] = set()
+        for sentence in module.read(g):
+            seen.update(k for k in sentence.annotators if k >= 0)
+        ids.append(sorted(seen) or [0])
+    reports = [ExtractionReport() for _ in gold]
+    streams = [(source_name(g), module.read(g)) for g, module in zip(gold, modules)]
+    filled: Counter[str] = Counter()
+    for number, row in enumerate(_lockstep(streams), 1):
+        refs: list[str] = []
+        source = None
+        for g, sentence, known, report in zip(gold, row, ids, reports):
+            parallel = to_parallel(sentence, report=report, number=number)
+            if source is None:
+                source = parallel.source
+            present = [t for t in parallel.references if t is not None]
+            for k in known:
+                text = parallel.references[k] if k < len(parallel.references) else None
+                if text is None:
+                    # no A line at all: nobody corrected anything; else one annotator is missing
+                    if present and any(t != parallel.source for t in present):
+                        filled[source_name(g)] += 1
+                        text = present[0] if absent == "first" else parallel.source
+                    else:
+                        text = parallel.source
+                refs.append(text)
+        yield source or "", refs
+    for name, count in filled.items():
+        what = "the first annotator's correction" if absent == "first" else "the source"
+        notes.append(f"{name}: {count} references of annotators missing from a sentence where "
+                     f"another annotator made edits were taken as {what}"
+                     + ("" if absent == "first" else " (the CoNLL-2014 combined file omits "
+                        "annotator 1 where its edits equal annotator 0's; the 'first' "
+                        "policy restores them)"))
+    for g, report in zip(gold, reports):
+        for what, count in sorted(report.counts.items()):
+            notes.append(f"{source_name(g)}: {count} {what} (e.g. {report.examples[what][0]})")
+
+
+def _mixed_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | None,
+                      max_references: int, notes: list[str]) -> Iterator[tuple[str, list[str]]]:
+    from gecformats.refs import bound, read, references
+
+    streams = [(source_name(g), read(g, gold_format)) for g in gold]
+    capped: list[str] = []
+    for number, row in enumerate(_lockstep(streams), 1):
+        refs: list[str] = []
+        for g, ls in zip(gold, row):
+            found = list(references(ls, max=max_references))
+            if len(found) == max_references and bound(ls) > max_references:
+                capped.append(f"sentence {number} of {source_name(g)} (up to {bound(ls)})")
+            refs.extend(found)
+        yield " ".join(row[0].source), refs
+    if capped:
+        notes.append(f"{len(capped)} sentences have more than {max_references} mixed references;"
+                     f" the first {max_references} were used, e.g. {capped[0]}")
+
+
+def format_text(run: Run, *, ci: bool = False) -> str:
+    """``run`` as tab-separated text: per hypothesis ``SYSTEM<TAB>SCORE`` (with ``ci``, for
+    GLEU+, also the standard deviation and the 95 % interval), then the signature as a
+    ``#`` comment line.  Scores have the reference code's digits: 12 significant digits
+    for ``2015`` and ``2016`` (Python 2's ``str``), 6 decimals for GLEU+ (``%f``).  With
+    sentence scores, each system's lines ``SYSTEM<TAB>N<TAB>SCORE`` (N from 1) come first
+    and the corpus line reads ``SYSTEM<TAB>corpus<TAB>SCORE``."""
+    plus = run.signature.version.startswith("plus")
+    lines: list[str] = []
+    for result in run.results:
+        for number, score in enumerate(result.sentence_scores, 1):
+            lines.append(f"{result.system}\t{number}\t{_score_text(score, plus, ci)}")
+        corpus = "\tcorpus" if result.sentence_scores else ""
+        shown = result.spread if plus and result.spread is not None else result.score
+        lines.append(f"{result.system}{corpus}\t{_score_text(shown, plus, ci)}")
+    lines.append(f"# {run.signature}")
+    return "\n".join(lines)
+
+
+def _score_text(score: float | Spread, plus: bool, ci: bool) -> str:
+    if isinstance(score, Spread):
+        text = f"{score.mean:f}"
+        return text + f"\t{score.std:f}\t({score.low:.3f},{score.high:.3f})" if ci else text
+    return f"{score:f}" if plus else f"{score:.12g}"
