@@ -16,6 +16,7 @@ import typer
 from gecformats import __version__, formats
 from gecformats.convert import convert as convert_file
 from gecformats.errors import GecFormatError
+from gecformats.gleu import ORDER, format_text as format_gleu, gleu_files
 from gecformats.io import atomic_output
 from gecformats.project import parse_map
 from gecformats.score import ScoredSentence, ScoreResult, Scoring, count_lines, format_m2scorer
@@ -491,6 +492,170 @@ def _edit_list(edits: Iterator[tuple] | tuple) -> str:
         shown.append(f"{start}:{end} {orig or chr(39) * 2} -> "
                      + "|".join(x or chr(39) * 2 for x in corrs))
     return "; ".join(shown) if shown else "-"
+
+
+class GleuVersion(str, Enum):
+    v2015 = "2015"
+    v2016 = "2016"
+    plus = "plus"
+    plus2016 = "plus-2016"
+
+
+class GleuFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class Absent(str, Enum):
+    source = "source"
+    first = "first"
+
+
+@app.command()
+def gleu(
+    hypotheses: list[str] = typer.Argument(
+        ..., metavar="HYP...", help="System outputs, one tokenised sentence per line ('-': standard input)."
+    ),
+    source: Optional[str] = typer.Option(
+        None, "--source", help="The source sentences, one tokenised sentence per line "
+        "(optional with --gold: the gold's source sentences)."
+    ),
+    ref: list[str] = typer.Option(
+        [], "--ref", metavar="REF", help="A reference file, line-aligned with the source (repeat for several)."
+    ),
+    gold: list[str] = typer.Option(
+        [], "--gold", metavar="GOLD", help="Generate the references from an M2 or I-measure XML gold "
+        "file instead (repeatable): each annotator's corrected text, or with --mixed every "
+        "combination of alternatives."
+    ),
+    version: GleuVersion = typer.Option(
+        GleuVersion.plus, "--version", help="2015: GLEU of the ACL 2015 paper (code 24c806a); "
+        "2016: the corrected denominator (6ddf913); plus: GLEU+ with the brevity-penalty fix "
+        "(50b5032); plus-2016: GLEU+ as first released (f0e2ee5)."
+    ),
+    lam: Optional[float] = typer.Option(
+        None, "--lambda", help="Versions 2015 and 2016: weight of the penalty for n-grams left "
+        "unchanged where a reference changed them (default 0)."
+    ),
+    order: int = typer.Option(ORDER, "--order", help="Version 2015 only: highest n-gram order (its mean keeps 1/4)."),
+    iterations: Optional[int] = typer.Option(
+        None, "--iterations", help="GLEU+: sampling iterations (default 500; 1 when every sentence has one reference)."
+    ),
+    mixed: bool = typer.Option(False, "--mixed", help="With --gold: all mixed references, not one per annotator."),
+    absent: Absent = typer.Option(
+        Absent.source, "--absent", help="With --gold: what an annotator missing from a sentence "
+        "where another made edits gets: the source, or the first annotator's correction "
+        "('first', right for the CoNLL-2014 combined file, which omits duplicate lists)."
+    ),
+    max_references: int = typer.Option(
+        10_000, "--max-references", help="With --mixed: the most references used per sentence (reported)."
+    ),
+    gold_format: Optional[str] = typer.Option(None, "--gold-format", help=FORMAT_HELP),
+    sentence_level: bool = typer.Option(
+        False, "--sentence-level", help="Also score each sentence (GLEU+: the mean, deviation "
+        "and interval over its references of the smoothed sentence GLEU)."
+    ),
+    ci: bool = typer.Option(
+        False, "--ci", help="GLEU+, text output: add the standard deviation over iterations and the 95% interval."
+    ),
+    output_format: GleuFormat = typer.Option(
+        GleuFormat.text, "--format", help="text (SYSTEM<TAB>SCORE lines and a '#' signature line) or json."
+    ),
+) -> None:
+    """Score system outputs with GLEU, in the version you name (the signature says which).
+
+    Reproduces the original cnap/gec-ranking code of each version digit for digit.  Text
+    output is SYSTEM<TAB>SCORE per hypothesis (the file's base name), ready for `gecformats
+    correlate`; json is {"results": [{"hypothesis", "system", "score", ...}], "signature",
+    "settings"}.  Notes on generated references go to standard error.  Exit status: 0
+    scored, 1 malformed or misaligned input, 2 a file cannot be read or a bad option.
+    """
+    if ci and not version.value.startswith("plus"):
+        raise typer.BadParameter("only GLEU+ samples (use --version plus)", param_hint="'--ci'")
+    with user_errors():
+        try:
+            run = gleu_files(source, hypotheses, refs=ref, gold=gold, mixed=mixed,
+                             gold_format=gold_format, version=version.value, lam=lam,
+                             order=order, iterations=iterations,
+                             sentence_level=sentence_level, max_references=max_references,
+                             absent=absent.value)
+        except GecFormatError:
+            raise
+        except ValueError as exc:
+            typer.echo(f"gecformats: {exc}", err=True)
+            raise typer.Exit(2) from None
+    for note in run.notes:
+        typer.echo(f"gecformats: note: {note}", err=True)
+    if output_format is GleuFormat.json:
+        typer.echo(json.dumps(run.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        typer.echo(format_gleu(run, ci=ci))
+
+
+class CorrelateFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.command()
+def correlate(
+    scores: str = typer.Argument(
+        ..., help="The metric's scores: 'SYSTEM VALUE' per line, or the JSON of "
+        "'gecformats gleu --format json' ('-' for standard input)."
+    ),
+    human: str = typer.Argument(
+        ..., help="The human judgements, same format; a header 'system<TAB>rank' marks ranks "
+        "(e.g. fixtures/gleu/human-napoles2015.tsv)."
+    ),
+    exclude: Optional[list[str]] = typer.Option(
+        None, "--exclude", metavar="NAME",
+        help="Leave this system out of both (repeat for more), e.g. INPUT; the table then "
+        "shows the correlations with and without it.",
+    ),
+    output_format: CorrelateFormat = typer.Option(
+        CorrelateFormat.text, "--format", help="text (a table, 3 decimals) or json."
+    ),
+) -> None:
+    """Correlate a metric's system scores with human judgements: Pearson r, Spearman rho,
+    Kendall tau-b (tie-corrected, as scipy.stats computes them).
+
+    Systems are matched by name (the first field of each line; blank lines and '#' lines
+    are ignored; a first line whose second field is not a number is a header). Values are
+    scores, higher = better, unless the header's second field is 'rank': ranks (1 = best)
+    are negated before correlating, so a positive correlation always means that the metric
+    agrees with the humans. Every system must be in both files (or be --exclude'd).
+
+    Exit status: 0 done, 1 malformed input or systems that do not match, 2 a file cannot
+    be read.
+    """
+    from gecformats.correlate import correlate as correlate_scores, read_scores
+
+    excluded = list(dict.fromkeys(exclude or ()))
+    everything = None
+    with user_errors():
+        metric_scores, human_scores = read_scores(scores), read_scores(human)
+        result = correlate_scores(metric_scores, human_scores, exclude=excluded)
+        if excluded:
+            try:
+                everything = correlate_scores(metric_scores, human_scores)
+            except GecFormatError as exc:  # e.g. an excluded system is in one file only
+                typer.echo(f"gecformats: no row for all systems: {exc}", err=True)
+    if output_format is CorrelateFormat.json:
+        data = result.to_dict()
+        if everything is not None:
+            data["all"] = {k: v for k, v in everything.to_dict().items()
+                           if k in ("n", "pearson", "spearman", "kendall")}
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    rows = [("all", everything)] if everything is not None else []
+    rows.append((f"without {', '.join(excluded)}" if excluded else "all", result))
+    width = max(22, *(len(label) + 2 for label, _ in rows))
+    lines = [f"{'systems':<{width}}{'n':>3}{'pearson':>9}{'spearman':>10}{'kendall':>9}"]
+    for label, row in rows:
+        assert row is not None
+        lines.append(f"{label:<{width}}{row.n:>3}{row.pearson:>9.3f}{row.spearman:>10.3f}"
+                     f"{row.kendall:>9.3f}")
+    typer.echo("\n".join(lines))
 
 
 def main() -> None:

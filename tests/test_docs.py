@@ -11,7 +11,8 @@ from conftest import ROOT
 
 MODULES = ["gecformats.model", "gecformats.formats.m2", "gecformats.validate", "gecformats.stats",
            "gecformats.tokenize", "gecformats.retokenize", "gecformats.loci", "gecformats.refs",
-           "gecformats.extract", "gecformats.chars", "gecformats.project", "gecformats.correlate"]
+           "gecformats.extract", "gecformats.chars", "gecformats.project", "gecformats.correlate",
+           "gecformats.gleu"]
 
 
 def test_readme_examples(monkeypatch: pytest.MonkeyPatch) -> None:
