@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
@@ -656,6 +657,18 @@ def correlate(
         lines.append(f"{label:<{width}}{row.n:>3}{row.pearson:>9.3f}{row.spearman:>10.3f}"
                      f"{row.kendall:>9.3f}")
     typer.echo("\n".join(lines))
+
+
+def _reflow(doc: str) -> str:
+    """A docstring with each paragraph on one line: Rich keeps single line breaks after the
+    first paragraph, which wraps ``--help`` text raggedly."""
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
+
+
+for _info in app.registered_commands:
+    if _info.callback is not None and _info.callback.__doc__:
+        _info.callback.__doc__ = _reflow(_info.callback.__doc__)
 
 
 def main() -> None:
