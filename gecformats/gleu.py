@@ -215,8 +215,10 @@ class Result:
         spread: GLEU+ only: mean, standard deviation and 95 % interval over iterations.
         sentences: the number of sentences.
         sentence_scores: when asked for, one entry per sentence: a float for ``2015`` and
-            ``2016`` (that sentence's statistics alone), a :class:`Spread` over the
-            references for GLEU+ (each reference's smoothed sentence GLEU, as ``-d`` prints).
+            ``2016`` (that sentence's statistics alone, unsmoothed, as the 2016 ``-d``
+            prints; 2015, which had no sentence scores, gives 0 where λ makes a numerator
+            negative), a :class:`Spread` over the references for GLEU+ (each reference's
+            smoothed sentence GLEU, as ``-d`` prints).
     """
 
     hypothesis: str
@@ -469,7 +471,7 @@ class Scorer:
             for i, value in enumerate(stats):
                 totals[i] = totals[i] + value
             if self.sentence_level:
-                self._per_sentence[k].append(self._final(stats))
+                self._per_sentence[k].append(self._sentence_score(stats))
 
     def _add_plus(self, sent: _Sentence, hypotheses: Sequence[Sequence[bytes]]) -> None:
         nrefs = len(sent.refs)
@@ -495,6 +497,13 @@ class Scorer:
             for k, by_ref in enumerate(per_hyp):
                 self._per_sentence[k].append(spread(
                     [_gleu(by_ref[r], swapped, smooth=True) for r in range(nrefs)]))
+
+    def _sentence_score(self, stats: Sequence[float]) -> float:
+        # the original code has no sentence scores for 2015; a sentence whose numerator a
+        # large λ makes negative scores 0 here instead of failing the whole run
+        if self.version == "2015" and any(x < 0 for x in stats[2::2]):
+            return 0.0
+        return self._final(stats)
 
     def _final(self, stats: Sequence[float]) -> float:
         if self.version == "2016":
