@@ -501,13 +501,13 @@ class Scorer:
     def _sentence_score(self, stats: Sequence[float]) -> float:
         # the original code has no sentence scores for 2015; a sentence whose numerator a
         # large λ makes negative scores 0 here instead of failing the whole run
-        if self.version == "2015" and any(x < 0 for x in stats[2::2]):
+        if self.version == "2015" and any(x < 0 for x in stats[2::2]) and all(stats):
             return 0.0
         return self._final(stats)
 
     def _final(self, stats: Sequence[float]) -> float:
-        if self.version == "2016":
-            return _gleu(stats, swapped=True)
+        if self.version == "2016" or any(x == 0 for x in stats):
+            return _gleu(stats, swapped=True)  # a zero statistic gives 0 before any log
         for n, x in enumerate(stats[2::2], 1):
             if x < 0:
                 raise ValueError(

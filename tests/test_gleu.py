@@ -304,13 +304,20 @@ def test_plus_matches_oracle(version, corpus, iterations, sentence_level):
                 assert close(got.mean, m) and math.isclose(got.std, s, rel_tol=1e-9, abs_tol=1e-12)
 
 
-@pytest.mark.xfail(strict=True, reason="gleu.py raises ValueError when a summed 2015 numerator "
-                   "is negative even if another statistic is 0; spec §11.1 (and 24c806a, which "
-                   "tests for zeros before taking logarithms) gives 0 there")
 def test_2015_zero_wins_over_negative():
     # unigram numerator 0 + 0 - 0.5·1 < 0, but the bigram denominator is 0 (hlen = 1)
     run = gleu(["a"], [["b"]], [["a"]], version="2015", lam=0.5)
     assert run.results[0].score == 0.0
+
+
+def test_2015_negative_numerator_without_zero_is_refused_but_sentence_scores_are_0():
+    # every statistic non-zero, the unigram numerator negative: the original crashes in log
+    source, refs, hyps = ["a b c d e"], [["x b c d e"]], [["a b c d e"]]
+    with pytest.raises(ValueError, match="λ=5"):
+        gleu(source, refs, hyps, version="2015", lam=5.0)
+    scorer = Scorer(1, version="2015", lam=5.0, sentence_level=True)
+    scorer.add(tokens(source[0]), [tokens(refs[0][0])], [tokens(hyps[0][0])])
+    assert scorer._per_sentence[0] == [0.0]
 
 
 def test_oracle_sanity_against_fixture_values():
