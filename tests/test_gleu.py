@@ -844,15 +844,15 @@ def printed(version: str, score: float) -> str:
     return "%f" % score if version.startswith("plus") else "%.12g" % score
 
 
-# every expected output with the allrefs files; each version once (λ = 0.1) with the noUm
-# files, and once with references generated from gold (whose texts equal the allrefs
-# files: the versions are shared out between the two gold sets), so that the file stays
-# fast (each case scores the 13 systems in ~1 s)
+# every expected output with the allrefs files and with references generated from the two
+# single-annotator M2 files (issue 7 asks for both); each version once (λ = 0.1) with the
+# noUm files, and two with the combined file, so that the file stays fast (each case
+# scores the 13 systems in ~1 s)
 ONE_EACH = [("2015", 0.1), ("2016", 0.1), ("plus", None), ("plus-2016", None)]
 CASES = ([("allrefs", version, lam) for version, lam in CONFIGS]
          + [("noUm", version, lam) for version, lam in ONE_EACH]
-         + [("gold", "2015", 0.1), ("gold", "plus", None),
-            ("combined-first", "2016", 0.1), ("combined-first", "plus-2016", None)])
+         + [("gold", version, lam) for version, lam in CONFIGS]
+         + [("combined-first", "2016", 0.1), ("combined-first", "plus-2016", None)])
 
 
 @pytest.mark.parametrize("refset, version, lam", CASES,
@@ -892,3 +892,15 @@ def test_cli_reproduces_2015_over_conll14():
     assert [r["system"] for r in data["results"]] == SYSTEMS
     assert {r["system"]: "%.12g" % r["score"] for r in data["results"]} == expected
     assert data["settings"]["version"] == "2015" and data["settings"]["lambda"] == 0.0
+
+
+def test_generated_references_equal_the_alledits_files():
+    from gecformats.gleu import _gold_references
+
+    gold = [shared_file(p) for p in REFERENCE_SETS["gold"]["gold"]]
+    texts = [shared_file(p).read_text(encoding="utf-8").splitlines()
+             for p in REFERENCE_SETS["allrefs"]["refs"]]
+    notes: list[str] = []
+    generated = list(_gold_references(gold, None, False, 0, "source", notes))
+    assert [refs for _, refs in generated] == [list(pair) for pair in zip(*texts)]
+    assert notes == []
