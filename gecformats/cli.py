@@ -17,7 +17,8 @@ import typer
 from gecformats import __version__, formats
 from gecformats.convert import convert as convert_file
 from gecformats.errors import GecFormatError
-from gecformats.gleu import ORDER, format_text as format_gleu, gleu_files
+from gecformats.gleu import ABSENT as GLEU_ABSENT, DEFAULT_VERSION, ORDER, VERSIONS as GLEU_VERSIONS
+from gecformats.gleu import format_text as format_gleu, gleu_files
 from gecformats.io import atomic_output
 from gecformats.project import parse_map
 from gecformats.score import ScoredSentence, ScoreResult, Scoring, count_lines, format_m2scorer
@@ -495,21 +496,14 @@ def _edit_list(edits: Iterator[tuple] | tuple) -> str:
     return "; ".join(shown) if shown else "-"
 
 
-class GleuVersion(str, Enum):
-    v2015 = "2015"
-    v2016 = "2016"
-    plus = "plus"
-    plus2016 = "plus-2016"
+# choices named once, in the library
+GleuVersion = Enum("GleuVersion", [(v, v) for v in GLEU_VERSIONS], type=str)  # type: ignore[misc]
+Absent = Enum("Absent", [(a, a) for a in GLEU_ABSENT], type=str)  # type: ignore[misc]
 
 
-class GleuFormat(str, Enum):
+class TextOrJson(str, Enum):
     text = "text"
     json = "json"
-
-
-class Absent(str, Enum):
-    source = "source"
-    first = "first"
 
 
 @app.command()
@@ -530,7 +524,7 @@ def gleu(
         "combination of alternatives."
     ),
     version: GleuVersion = typer.Option(
-        GleuVersion.plus, "--version", help="2015: GLEU of the ACL 2015 paper (code 24c806a); "
+        GleuVersion(DEFAULT_VERSION), "--version", help="2015: GLEU of the ACL 2015 paper (code 24c806a); "
         "2016: the corrected denominator (6ddf913); plus: GLEU+ with the brevity-penalty fix "
         "(50b5032); plus-2016: GLEU+ as first released (f0e2ee5)."
     ),
@@ -544,7 +538,7 @@ def gleu(
     ),
     mixed: bool = typer.Option(False, "--mixed", help="With --gold: all mixed references, not one per annotator."),
     absent: Absent = typer.Option(
-        Absent.source, "--absent", help="With --gold: what an annotator missing from a sentence "
+        Absent("source"), "--absent", help="With --gold: what an annotator missing from a sentence "
         "where another made edits gets: the source, or the first annotator's correction "
         "('first', right for the CoNLL-2014 combined file, which omits duplicate lists)."
     ),
@@ -559,8 +553,8 @@ def gleu(
     ci: bool = typer.Option(
         False, "--ci", help="GLEU+, text output: add the standard deviation over iterations and the 95% interval."
     ),
-    output_format: GleuFormat = typer.Option(
-        GleuFormat.text, "--format", help="text (SYSTEM<TAB>SCORE lines and a '#' signature line) or json."
+    output_format: TextOrJson = typer.Option(
+        TextOrJson.text, "--format", help="text (SYSTEM<TAB>SCORE lines and a '#' signature line) or json."
     ),
 ) -> None:
     """Score system outputs with GLEU, in the version you name (the signature says which).
@@ -587,15 +581,10 @@ def gleu(
             raise typer.Exit(2) from None
     for note in run.notes:
         typer.echo(f"gecformats: note: {note}", err=True)
-    if output_format is GleuFormat.json:
+    if output_format is TextOrJson.json:
         typer.echo(json.dumps(run.to_dict(), ensure_ascii=False, indent=2))
     else:
         typer.echo(format_gleu(run, ci=ci))
-
-
-class CorrelateFormat(str, Enum):
-    text = "text"
-    json = "json"
 
 
 @app.command()
@@ -613,8 +602,8 @@ def correlate(
         help="Leave this system out of both (repeat for more), e.g. INPUT; the table then "
         "shows the correlations with and without it.",
     ),
-    output_format: CorrelateFormat = typer.Option(
-        CorrelateFormat.text, "--format", help="text (a table, 3 decimals) or json."
+    output_format: TextOrJson = typer.Option(
+        TextOrJson.text, "--format", help="text (a table, 3 decimals) or json."
     ),
 ) -> None:
     """Correlate a metric's system scores with human judgements: Pearson r, Spearman rho,
@@ -641,7 +630,7 @@ def correlate(
                 everything = correlate_scores(metric_scores, human_scores)
             except GecFormatError as exc:  # e.g. an excluded system is in one file only
                 typer.echo(f"gecformats: no row for all systems: {exc}", err=True)
-    if output_format is CorrelateFormat.json:
+    if output_format is TextOrJson.json:
         data = result.to_dict()
         if everything is not None:
             data["all"] = {k: v for k, v in everything.to_dict().items()
