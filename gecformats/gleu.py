@@ -48,7 +48,7 @@ import random
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from itertools import zip_longest
 from typing import Any
@@ -540,7 +540,7 @@ class Scorer:
             for k in range(self.hypotheses):
                 scores[k].append(_gleu(fields[k * width:(k + 1) * width], swapped))
         for k in range(self.hypotheses):
-            s = spread(scores[k]) if scores[k] else Spread(0.0, 0.0, 0.0, 0.0)
+            s = spread(scores[k])  # at least one iteration
             out.append((s.mean, s, tuple(self._per_sentence[k])))
         return out
 
@@ -580,13 +580,9 @@ def gleu(source: Iterable[str | bytes], references: Iterable[Sequence[str | byte
     scorer = Scorer(len(hypotheses), version=version, lam=lam, order=order,
                     iterations=iterations, sentence_level=sentence_level)
     labels = list(names) if names is not None else [str(k + 1) for k in range(len(hypotheses))]
-    streams = [iter(source), iter(references), *(iter(h) for h in hypotheses)]
-    missing = object()
-    for row in zip_longest(*streams, fillvalue=missing):
-        if any(cell is missing for cell in row):
-            raise ValueError("the source, the references and every hypothesis must have "
-                             "the same number of lines")
-        src, refs, *hyps = row
+    streams = [("the source", iter(source)), ("the references", iter(references)),
+               *((f"hypothesis {label}", iter(h)) for label, h in zip(labels, hypotheses))]
+    for src, refs, *hyps in _lockstep(streams):
         scorer.add(tokens(src), [tokens(r) for r in refs], [tokens(h) for h in hyps])
     return _run(scorer, labels, labels, reference_kind, ())
 
@@ -666,17 +662,17 @@ def gleu_files(source: str | os.PathLike[str] | None, hypotheses: Sequence[str |
     with ExitStack() as stack:
         streams: list[tuple[str, Iterator[Any]]] = []
         if source is not None:
-            streams.append((source_name(source), stack.enter_context(_Lines(source))))
+            streams.append((source_name(source), stack.enter_context(_lines(source))))
         if refs:
             kind = "text"
             for path in refs:
-                streams.append((source_name(path), stack.enter_context(_Lines(path))))
+                streams.append((source_name(path), stack.enter_context(_lines(path))))
         else:
             kind = "mixed" if mixed else "annotators"
             generated = _gold_references(gold, gold_format, mixed, max_references, absent, notes)
             streams.append((source_name(gold[0]), generated))
         for path in hypotheses:
-            streams.append((source_name(path), stack.enter_context(_Lines(path))))
+            streams.append((source_name(path), stack.enter_context(_lines(path))))
         nrefs = len(refs)
         first_hyp = len(streams) - len(hypotheses)
         for row in _lockstep(streams):
@@ -686,11 +682,8 @@ def gleu_files(source: str | os.PathLike[str] | None, hypotheses: Sequence[str |
             else:
                 gold_src, ref_lines = row[first_hyp - 1]
                 src = row[0] if source is not None else gold_src
-            try:
-                scorer.add(tokens(src), [tokens(r) for r in ref_lines],
-                           [tokens(h) for h in row[first_hyp:]])
-            except ValueError as exc:
-                raise GecFormatError(str(exc), source_name(gold[0] if gold else refs[0])) from None
+            scorer.add(tokens(src), [tokens(r) for r in ref_lines],
+                       [tokens(h) for h in row[first_hyp:]])
     systems = _system_names(names)
     try:
         return _run(scorer, names, systems, kind, notes)
@@ -704,20 +697,12 @@ def _system_names(paths: Sequence[str]) -> list[str]:
     return bases if len(set(bases)) == len(bases) else list(paths)
 
 
-class _Lines:
+@contextmanager
+def _lines(path: str | os.PathLike[str]) -> Iterator[Iterator[bytes]]:
     """A file's lines as bytes, split on ``\\n`` only (``.gz`` and ``-`` as in
-    :func:`gecformats.io.open_binary`), as a context manager giving an iterator."""
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = path
-        self._stack = ExitStack()
-
-    def __enter__(self) -> Iterator[bytes]:
-        fh = self._stack.enter_context(open_binary(self.path))
-        return (raw[:-1] if raw.endswith(b"\n") else raw for raw in fh)
-
-    def __exit__(self, *exc: object) -> None:
-        self._stack.close()
+    :func:`gecformats.io.open_binary`)."""
+    with open_binary(path) as fh:
+        yield (raw[:-1] if raw.endswith(b"\n") else raw for raw in fh)
 
 
 def _lockstep(streams: Sequence[tuple[str, Iterator[Any]]]) -> Iterator[tuple[Any, ...]]:
@@ -735,8 +720,8 @@ def _lockstep(streams: Sequence[tuple[str, Iterator[Any]]]) -> Iterator[tuple[An
                 if length != lengths[0]:
                     raise GecFormatError(
                         f"{length} lines (sentences), but {first} has {lengths[0]}: the "
-                        "source, the references and every hypothesis must be line-aligned",
-                        name)
+                        "source, the references and every hypothesis must have the same "
+                        "number of lines", name)
         count += 1
         yield row
 
