@@ -17,12 +17,12 @@ import typer
 from gecformats import __version__, formats
 from gecformats.convert import convert as convert_file
 from gecformats.errors import GecFormatError
-from gecformats.gleu import ABSENT as GLEU_ABSENT, DEFAULT_VERSION, ORDER, VERSIONS as GLEU_VERSIONS
-from gecformats.gleu import format_text as format_gleu, gleu_files
+from gecformats.metrics.gleu import ABSENT as GLEU_ABSENT, DEFAULT_VERSION, ORDER, VERSIONS as GLEU_VERSIONS
+from gecformats.metrics.gleu import format_text as format_gleu, gleu_files
 from gecformats.io import atomic_output
-from gecformats.project import parse_map
-from gecformats.score import ScoredSentence, ScoreResult, Scoring, count_lines, format_m2scorer
-from gecformats.stats import format_stats, stats as count_stats, text_stats
+from gecformats.convert.project import parse_map
+from gecformats.metrics.score import ScoredSentence, ScoreResult, Scoring, count_lines, format_m2scorer
+from gecformats.metrics.stats import format_stats, stats as count_stats, text_stats
 from gecformats.validate import validate as validate_file
 
 app = typer.Typer(
@@ -326,7 +326,7 @@ def refs(
     Sentence ids are those of the XML, or 1-based for M2. Nothing is written to a file
     unless the whole input was read.
     """
-    from gecformats.refs import DEFAULT_MAX, read as read_loci, write_references
+    from gecformats.convert.refs import DEFAULT_MAX, read as read_loci, write_references
 
     capped: list[tuple[str | None, int]] = []
     with user_errors():
@@ -618,7 +618,7 @@ def correlate(
     Exit status: 0 done, 1 malformed input or systems that do not match, 2 a file cannot
     be read.
     """
-    from gecformats.correlate import correlate as correlate_scores, read_scores
+    from gecformats.metrics.correlate import correlate as correlate_scores, read_scores
 
     excluded = list(dict.fromkeys(exclude or ()))
     everything = None

@@ -31,7 +31,7 @@ from maxmatch import AnnotatorResult, f_counts, shrink_edit
 
 from gecformats.errors import GecFormatError
 from gecformats.formats.m2 import DELETION_META
-from gecformats.score import ScoredSentence, ScoreResult, Scoring, format_m2scorer
+from gecformats.metrics.score import ScoredSentence, ScoreResult, Scoring, format_m2scorer
 
 USAGE = """\
 Usage: maxmatch [OPTIONS] proposed_sentences gold_source

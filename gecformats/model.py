@@ -220,7 +220,7 @@ class Document:
 
     A :class:`Sentence` counts in tokens; a document counts in **characters** (code points)
     of :attr:`text`, 0-based, end exclusive.  The two units are never mixed: converting one
-    into the other is the job of :mod:`gecformats.retokenize`, which reports every edit it
+    into the other is the job of :mod:`gecformats.convert.retokenize`, which reports every edit it
     cannot carry over exactly.
 
     The edits are ordinary :class:`Edit` objects whose offsets are character offsets and
@@ -269,7 +269,7 @@ class Parallel:
     """A source sentence and its corrected versions as plain text: the model of the parallel
     formats (``parallel``, ``tsv``, ``nlpcc``, ``cherrant``).
 
-    Nothing is tokenized here: :mod:`gecformats.extract` turns a ``Parallel`` into a
+    Nothing is tokenized here: :mod:`gecformats.convert.extract` turns a ``Parallel`` into a
     :class:`Sentence` (edit extraction) and back (applying an annotator's edits).
 
     Attributes:
@@ -298,3 +298,67 @@ class Parallel:
     def replace(self, **changes: object) -> Parallel:
         """Return a copy with the given fields replaced (``dataclasses.replace``)."""
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------
+# Error loci (the I-measure XML model, Felice & Briscoe 2015); built by gecformats.convert.loci
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One token-span replacement (an I-measure ``<c>``): tokens ``[start, end)`` become
+    ``tokens`` (empty: deletion; ``start == end``: insertion)."""
+
+    start: int
+    end: int
+    tokens: Tokens
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """One annotator's correction of a locus (an ``<alt>``): its changes, in order."""
+
+    annotator: int
+    changes: tuple[Change, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Locus:
+    """One error locus (an ``<error>``).
+
+    Attributes:
+        alternatives: the mutually exclusive corrections, in file order.
+        required: False when leaving the locus unchanged is also acceptable (``req="no"``).
+        type: the error type(s), ``/``-joined when the locus merges several.
+        id: the locus id of the file, if any.
+    """
+
+    alternatives: tuple[Alternative, ...]
+    required: bool
+    type: str = ""
+    id: str | None = None
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """The smallest ``(start, end)`` covering every change of the locus."""
+        changes = [c for a in self.alternatives for c in a.changes]
+        if not changes:
+            return (0, 0)
+        return (min(c.start for c in changes), max(c.end for c in changes))
+
+
+@dataclass(frozen=True, slots=True)
+class LocusSentence:
+    """A tokenized sentence as loci (an I-measure ``<sentence>``).
+
+    Attributes:
+        source: the source tokens.
+        loci: the loci, in order.
+        numann: how many annotators saw the sentence.
+        id: the sentence id, if any.
+    """
+
+    source: Tokens
+    loci: tuple[Locus, ...]
+    numann: int
+    id: str | None = None

@@ -30,7 +30,7 @@ class Report:
         sentences: how many sentences were written.
         losses: what was dropped, by description (e.g. ``"alternative alignments"``).
         conversion: set by :func:`gecformats.convert.convert` when the conversion changed
-            the offset unit: the :class:`~gecformats.retokenize.ConversionReport`.
+            the offset unit: the :class:`~gecformats.convert.retokenize.ConversionReport`.
     """
 
     sentences: int = 0

@@ -36,7 +36,7 @@ fixed vocabulary (:data:`KINDS`; for the plain-text formats :data:`TEXT_KINDS`):
     annotators of its ``<alt>`` elements;
 ``overlapping-loci``
     (I-measure XML) two loci of a sentence with changes that overlap by the original
-    converter's test (:func:`gecformats.loci.imeasure_overlap`, taken in both directions),
+    converter's test (:func:`gecformats.convert.loci.imeasure_overlap`, taken in both directions),
     so they are not independent;
 ``overlapping-changes``
     (I-measure XML) two changes of one ``<alt>`` that overlap (two insertions at one point
@@ -81,9 +81,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
 from gecformats.errors import GecFormatError
-from gecformats.formats import cherrant, hoo2011, hoo2012, ixml, m2, nlpcc, parallel, tsv
+from gecformats.formats import _hoo, cherrant, hoo2011, hoo2012, ixml, m2, nlpcc, parallel, tsv
 from gecformats.io import Source, source_name
-from gecformats.loci import Change, LocusSentence, imeasure_overlap
+from gecformats.convert.loci import Change, LocusSentence, imeasure_overlap
 from gecformats.model import Document, Edit, Sentence
 
 M2_KINDS = (
@@ -305,10 +305,10 @@ def _validate_hoo(source: Source, format: str) -> Iterator[Problem]:
     suffix = hoo2011.TEXT_SUFFIX if format == "hoo2011" else hoo2012.SOURCE_SUFFIX
     label = "HOO 2011" if format == "hoo2011" else "HOO 2012"
     number = 0  # documents (HOO 2012: PARTs) checked so far
-    for id, text_path, gold_path in hoo2011.pair_files(source, suffix, label, strict=False):
+    for id, text_path, gold_path in _hoo.pair_files(source, suffix, label, strict=False):
         if text_path is None or gold_path is None:
             present = text_path if text_path is not None else gold_path
-            missing = (f"gold file {id}{hoo2011.GOLD_SUFFIX}" if gold_path is None
+            missing = (f"gold file {id}{_hoo.GOLD_SUFFIX}" if gold_path is None
                        else f"{'text' if format == 'hoo2011' else 'source'} file {id}{suffix}")
             yield Problem(str(present), None, None, "unpaired-file",
                           f"document {id} has no {missing}")
@@ -317,7 +317,7 @@ def _validate_hoo(source: Source, format: str) -> Iterator[Problem]:
         errors: list[tuple[int | None, GecFormatError]] = []
         try:
             text = text_path.read_bytes()
-            gold = hoo2011.read_limited(gold_path)
+            gold = _hoo.read_limited(gold_path)
             if format == "hoo2011":
                 found: list[GecFormatError] = []
                 document, lines = hoo2011.parse_checked(text, gold, found, id=id,
@@ -376,7 +376,7 @@ def check_document(
         line = lines[i] if i < len(lines) else None
         index = edit.get_meta("hoo.index")
         what = f"edit {index}" if index else f"edit {edit.start}-{edit.end}"
-        type, cset = hoo2011.repair_type(edit.type)
+        type, cset = _hoo.repair_type(edit.type)
         if cset is not None:
             report(line, i, "malformed-type", f"{what}: type {edit.type!r} is malformed "
                    f"(read as type {type!r} with cset {cset!r})")

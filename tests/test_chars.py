@@ -1,4 +1,4 @@
-"""Word-level M2 → character-level M2: gecformats.chars."""
+"""Word-level M2 → character-level M2: gecformats.convert.chars."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import io
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gecformats.chars import sentences_to_chars, to_chars
-from gecformats.extract import ExtractionReport
+from gecformats.convert.chars import sentences_to_chars, to_chars
+from gecformats.convert.extract import ExtractionReport
 from gecformats.formats import m2
 from gecformats.model import Edit, Sentence, Target, apply_edits
 

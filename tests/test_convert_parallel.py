@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import FIXTURES, shared_file
-from gecformats import extract
+from gecformats.convert import extract
 from gecformats.cli import app
 from gecformats.convert import convert
-from gecformats.extract import ExtractionReport
+from gecformats.convert.extract import ExtractionReport
 from gecformats.formats import m2, parallel
 from gecformats.model import Parallel, Sentence
 from gecformats.tokenize import get_tokenizer

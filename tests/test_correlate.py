@@ -1,4 +1,4 @@
-"""Meta-evaluation: `gecformats.correlate` (scores files, r / rho / tau-b) and `gecformats correlate`."""
+"""Meta-evaluation: `gecformats.metrics.correlate` (scores files, r / rho / tau-b) and `gecformats correlate`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from conftest import FIXTURES, shared_file
 from gecformats.cli import app
-from gecformats.correlate import (Correlation, Scores, average_ranks, correlate, kendall,
+from gecformats.metrics.correlate import (Correlation, Scores, average_ranks, correlate, kendall,
                                   pearson, read_scores, spearman)
 from gecformats.errors import GecFormatError
 

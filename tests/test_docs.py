@@ -9,10 +9,10 @@ import pytest
 
 from conftest import ROOT
 
-MODULES = ["gecformats.model", "gecformats.formats.m2", "gecformats.validate", "gecformats.stats",
-           "gecformats.tokenize", "gecformats.retokenize", "gecformats.loci", "gecformats.refs",
-           "gecformats.extract", "gecformats.chars", "gecformats.project", "gecformats.correlate",
-           "gecformats.gleu"]
+MODULES = ["gecformats.model", "gecformats.formats.m2", "gecformats.validate", "gecformats.metrics.stats",
+           "gecformats.tokenize", "gecformats.convert.retokenize", "gecformats.convert.loci", "gecformats.convert.refs",
+           "gecformats.convert.extract", "gecformats.convert.chars", "gecformats.convert.project", "gecformats.metrics.correlate",
+           "gecformats.metrics.gleu"]
 
 
 def test_readme_examples(monkeypatch: pytest.MonkeyPatch) -> None:

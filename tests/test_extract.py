@@ -1,4 +1,4 @@
-"""Edit extraction (text → edits) and application (edits → text): gecformats.extract."""
+"""Edit extraction (text → edits) and application (edits → text): gecformats.convert.extract."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gecformats import extract
-from gecformats.extract import (
+from gecformats.convert import extract
+from gecformats.convert.extract import (
     NO_ERROR,
     UNANNOTATABLE,
     ExtractionReport,

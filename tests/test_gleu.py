@@ -1,8 +1,8 @@
-"""GLEU (`gecformats.gleu`, `gecformats gleu`): all four versions of cnap/gec-ranking.
+"""GLEU (`gecformats.metrics.gleu`, `gecformats gleu`): all four versions of cnap/gec-ranking.
 
 The oracle below is written from ``../shared/spec/formats.md`` §11 alone, as naively as
 possible (``Counter`` arithmetic, Python floats, sequential sums), and compared with
-:mod:`gecformats.gleu` on random corpora; the reference code's own outputs over the 13
+:mod:`gecformats.metrics.gleu` on random corpora; the reference code's own outputs over the 13
 CoNLL-2014 systems (``../shared/corpora/gec-ranking/reference_outputs``) are reproduced
 digit for digit when ``../shared`` is there.
 """
@@ -27,7 +27,7 @@ from conftest import FIXTURES, shared_file
 from gecformats import __version__
 from gecformats.cli import app
 from gecformats.errors import GecFormatError
-from gecformats.gleu import (Run, Scorer, Spread, _pairwise_sum, gleu, gleu_files, spread,
+from gecformats.metrics.gleu import (Run, Scorer, Spread, _pairwise_sum, gleu, gleu_files, spread,
                              tokens)
 
 GLEU = FIXTURES / "gleu"
@@ -895,7 +895,7 @@ def test_cli_reproduces_2015_over_conll14():
 
 
 def test_generated_references_equal_the_alledits_files():
-    from gecformats.gleu import _gold_references
+    from gecformats.metrics.gleu import _gold_references
 
     gold = [shared_file(p) for p in REFERENCE_SETS["gold"]["gold"]]
     texts = [shared_file(p).read_text(encoding="utf-8").splitlines()

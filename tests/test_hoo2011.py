@@ -9,7 +9,7 @@ from lxml import etree
 
 from conftest import FIXTURES, SHARED, shared_file
 from gecformats.errors import GecFormatError
-from gecformats.formats import hoo2011
+from gecformats.formats import _hoo, hoo2011
 from gecformats.model import Document, Edit
 
 HOO = FIXTURES / "hoo2011"
@@ -63,7 +63,7 @@ def test_fixture_edit_forms() -> None:
     assert optional.corrections == (("humans",),) and not optional.required
     assert optional.get_meta("hoo.null") == "0"
     assert e["0001-0008"].type == 'RT cset ="2"'
-    assert hoo2011.repair_type(e["0001-0008"].type) == ("RT", "2")
+    assert _hoo.repair_type(e["0001-0008"].type) == ("RT", "2")
     assert e["0001-0009"].corrections == ((),)
 
 
@@ -103,11 +103,11 @@ def test_fixture_round_trip_through_dumps_and_write(tmp_path: Path) -> None:
 
 
 def test_repair_type() -> None:
-    assert hoo2011.repair_type('RT cset ="2"') == ("RT", "2")
-    assert hoo2011.repair_type('RT cset = "2"') == ("RT", "2")
-    assert hoo2011.repair_type('CC set="3"') == ("CC", "3")
-    assert hoo2011.repair_type("MD") == ("MD", None)
-    assert hoo2011.repair_type("R cset") == ("R cset", None)
+    assert _hoo.repair_type('RT cset ="2"') == ("RT", "2")
+    assert _hoo.repair_type('RT cset = "2"') == ("RT", "2")
+    assert _hoo.repair_type('CC set="3"') == ("CC", "3")
+    assert _hoo.repair_type("MD") == ("MD", None)
+    assert _hoo.repair_type("R cset") == ("R cset", None)
 
 
 def test_corrections_are_kept_verbatim_and_null_positions_recorded() -> None:
@@ -297,7 +297,7 @@ def test_real_data_figures() -> None:
         stored, actual = e.get_meta("hoo.original"), d.text[e.start:e.end]
         assert stored != actual and stored.strip() == actual.strip()
     malformed = {(d.id, e.type) for _, d in docs for e in d.edits
-                 if hoo2011.repair_type(e.type)[1] is not None}
+                 if _hoo.repair_type(e.type)[1] is not None}
     assert malformed == {("1005", 'RT cset ="2"'), ("1005", 'RT cset = "2"'),
                          ("1066", 'CC set="3"')}
 

@@ -13,9 +13,9 @@ from conftest import FIXTURES, SHARED
 from gecformats.cli import app
 from gecformats.convert import convert
 from gecformats.formats import hoo2011, hoo2012, m2
-from gecformats.formats.hoo2011 import repair_type
+from gecformats.formats._hoo import repair_type
 from gecformats.model import Document, Edit
-from gecformats.retokenize import ConversionReport, to_document, to_sentences
+from gecformats.convert.retokenize import ConversionReport, to_document, to_sentences
 from gecformats.tokenize import get_tokenizer
 
 HOO2011 = SHARED / "corpora" / "hoo" / "hoo2011"

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, ROOT, shared_file
-from gecformats import formats, loci
+from gecformats import formats
+from gecformats.convert import loci
 from gecformats.errors import GecFormatError
 from gecformats.formats import ixml, m2
-from gecformats.loci import Alternative, Change, Locus, LocusSentence
+from gecformats.convert.loci import Alternative, Change, Locus, LocusSentence
 from gecformats.model import Edit, Sentence, Target
 
 IXML = FIXTURES / "ixml"
@@ -245,7 +246,7 @@ def test_memory_does_not_grow_on_a_long_file(tmp_path: Path) -> None:
 import resource, sys
 sys.path.insert(0, {str(ROOT)!r})
 from gecformats.formats import ixml
-from gecformats.loci import Alternative, Change, Locus, LocusSentence
+from gecformats.convert.loci import Alternative, Change, Locus, LocusSentence
 ls = LocusSentence(tuple("This are a sentence with a few word in it .".split()), (
     Locus((Alternative(0, (Change(1, 2, ("is",)),)), Alternative(1, (Change(1, 2, ("is",)),))),
           True, "SVA"),

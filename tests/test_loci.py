@@ -1,4 +1,4 @@
-"""Error loci (gecformats.loci): the overlap rules, both groupings, loci ↔ model sentences."""
+"""Error loci (gecformats.convert.loci): the overlap rules, both groupings, loci ↔ model sentences."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from gecformats import loci
-from gecformats.loci import (
+from gecformats.convert import loci
+from gecformats.convert.loci import (
     GROUPINGS,
     Alternative,
     Change,

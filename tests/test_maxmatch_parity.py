@@ -1,7 +1,7 @@
 """Bit-exact parity of the bundled MaxMatch scorer with the NUS m2scorer (spec §12).
 
 Uses the real data in ``<repo>/../shared``; every test skips when it is absent.  Gold files
-are read with gecformats' M2 reader and handed over with ``gecformats.score.maxmatch_gold``;
+are read with gecformats' M2 reader and handed over with ``gecformats.metrics.score.maxmatch_gold``;
 hypothesis files are split on ``b"\\n"`` and tokenised with ``maxmatch.split_hypothesis``
 (spec §3)."""
 
@@ -33,13 +33,13 @@ def shared(relative: str) -> Path:
 @lru_cache(maxsize=None)
 def gold_of(relative: str) -> tuple:
     from gecformats.formats import m2
-    from gecformats.score import maxmatch_gold
+    from gecformats.metrics.score import maxmatch_gold
 
     return tuple((s.source, maxmatch_gold(s)) for s in m2.read(shared(relative)))
 
 
 def hypothesis_lines(path: Path) -> list[list[str]]:
-    from gecformats.score import read_hypothesis
+    from gecformats.metrics.score import read_hypothesis
 
     return [maxmatch.split_hypothesis(line) for _, line in read_hypothesis(path)]
 

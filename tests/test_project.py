@@ -1,4 +1,4 @@
-"""gecformats.project: scoring raw Chinese output against a gold segmented by another tool
+"""gecformats.convert.project: scoring raw Chinese output against a gold segmented by another tool
 (normalisation, alignment, lexicon, projection; score_files and `gecformats score --segment
 project`; the NLPCC 2018 targets when ../shared is there)."""
 
@@ -14,9 +14,9 @@ from conftest import FIXTURES, shared_file
 from gecformats.cli import app
 from gecformats.errors import GecFormatError
 from gecformats.formats import m2
-from gecformats.project import (NLPCC_MAP, Lexicon, Projector, align, corrected_tokens, format_map,
+from gecformats.convert.project import (NLPCC_MAP, Lexicon, Projector, align, corrected_tokens, format_map,
                                 normalise, parse_map)
-from gecformats.score import Scoring, score_files
+from gecformats.metrics.score import Scoring, score_files
 
 PROJECT = FIXTURES / "project"
 GOLD = PROJECT / "gold.m2"

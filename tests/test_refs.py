@@ -1,4 +1,4 @@
-"""Reference generation from error loci (``gecformats.refs``, ``formats.md`` §8.4).
+"""Reference generation from error loci (``gecformats.convert.refs``, ``formats.md`` §8.4).
 
 Hand-built sentences pin down the semantics of the I-measure generator; a hypothesis
 property checks the lazy generator (and its fast path that concatenates pre-rendered locus
@@ -22,11 +22,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from conftest import FIXTURES, shared_file
-from gecformats import formats, refs
+from gecformats import formats
+from gecformats.convert import refs
 from gecformats.cli import app
 from gecformats.errors import GecFormatError
-from gecformats.loci import Alternative, Change, Locus, LocusSentence
-from gecformats.refs import Count, apply, bound, count, options, raw_bound, references
+from gecformats.convert.loci import Alternative, Change, Locus, LocusSentence
+from gecformats.convert.refs import Count, apply, bound, count, options, raw_bound, references
 
 SMALL = FIXTURES / "refs" / "small.m2"
 CONLL_M2 = "corpora/conll14/conll14st-test-data/noalt/official-2014.combined.m2"

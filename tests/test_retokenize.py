@@ -1,4 +1,4 @@
-"""gecformats.retokenize: character-offset documents (HOO) ↔ token-offset sentences (M2).
+"""gecformats.convert.retokenize: character-offset documents (HOO) ↔ token-offset sentences (M2).
 
 Hand-made documents check each rule of ``formats.md`` §7.5 (exact, widened, dropped and
 repaired edits, boundary insertions, paragraph breaks, consistency), the way back
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from gecformats.errors import GecFormatError
 from gecformats.model import Document, Edit, Sentence
-from gecformats.retokenize import (
+from gecformats.convert.retokenize import (
     ConversionReport,
     detokenize,
     documents_to_sentences,

@@ -1,4 +1,4 @@
-"""The scoring glue: gecformats.score (hypothesis reading, line counts, T lines, signature)."""
+"""The scoring glue: gecformats.metrics.score (hypothesis reading, line counts, T lines, signature)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from conftest import FIXTURES, shared_file
 from gecformats.errors import GecFormatError
-from gecformats.score import (Scoring, Signature, count_lines, format_m2scorer, read_hypothesis,
+from gecformats.metrics.score import (Scoring, Signature, count_lines, format_m2scorer, read_hypothesis,
                               score_files)
 
 SCORE = FIXTURES / "score"

@@ -4,7 +4,7 @@ import io
 
 from conftest import FIXTURES, shared_file
 from gecformats.formats import m2
-from gecformats.stats import format_stats, stats
+from gecformats.metrics.stats import format_stats, stats
 
 
 def test_fixture_counts() -> None:
@@ -41,7 +41,7 @@ def test_conll14_combined() -> None:
 
 def test_text_stats_of_a_training_file() -> None:
     from gecformats.formats import nlpcc
-    from gecformats.stats import text_stats
+    from gecformats.metrics.stats import text_stats
 
     result = text_stats(nlpcc.read(io.StringIO("1\t0\t我好。\n2\t2\t他去。\t他去了。\t他去。\n")))
     assert result == {"sentences": 2, "characters": 6, "without_references": 1,

@@ -1,4 +1,4 @@
-"""Optional traditional → simplified conversion: gecformats.t2s (no converter is a dependency)."""
+"""Optional traditional → simplified conversion: gecformats.convert.t2s (no converter is a dependency)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import FIXTURES
-from gecformats import t2s
+from gecformats.convert import t2s
 from gecformats.cli import app
 from gecformats.convert import convert
 from gecformats.errors import GecFormatError

@@ -18,7 +18,7 @@ from gecformats.validate import (
     check_sentence,
     validate,
 )
-from gecformats.loci import Alternative, Change, Locus, LocusSentence
+from gecformats.convert.loci import Alternative, Change, Locus, LocusSentence
 from gecformats.model import Document, Edit, Sentence
 
 INVALID = FIXTURES / "m2" / "invalid"

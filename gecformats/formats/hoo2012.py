@@ -62,7 +62,7 @@ from lxml import etree
 
 from gecformats import xmlsafe
 from gecformats.errors import GecFormatError
-from gecformats.formats.hoo2011 import (
+from gecformats.formats._hoo import (
     GOLD_SUFFIX,
     check_id,
     corrections_xml,

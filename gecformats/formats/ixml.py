@@ -22,18 +22,18 @@ The gold format of the I-measure scorer (``formats.md`` §8)::
       </script>
     </scripts>
 
-A ``<sentence>`` is a :class:`~gecformats.loci.LocusSentence`: ``text`` is its tokens
+A ``<sentence>`` is a :class:`~gecformats.convert.loci.LocusSentence`: ``text`` is its tokens
 (split on white space, so an indented ``<text>`` reads fine), each ``<error>`` a
-:class:`~gecformats.loci.Locus` (``id`` and ``type`` kept as strings, ``req`` ``yes`` or
-``no``), each ``<alt>`` an :class:`~gecformats.loci.Alternative` of annotator ``ann`` (an
-integer) and each ``<c>`` a :class:`~gecformats.loci.Change` of tokens ``[start, end)``; a
+:class:`~gecformats.convert.loci.Locus` (``id`` and ``type`` kept as strings, ``req`` ``yes`` or
+``no``), each ``<alt>`` an :class:`~gecformats.convert.loci.Alternative` of annotator ``ann`` (an
+integer) and each ``<c>`` a :class:`~gecformats.convert.loci.Change` of tokens ``[start, end)``; a
 ``<c>`` without text (``<c end="4" start="3" />`` or ``<c start="3" end="4"></c>``) is a
 deletion.  ``numann`` is how many annotators saw the sentence, so an annotator counted there
 without any ``<alt>`` said "no change".  Reading tolerates what real files do: several
 ``<script>`` elements, no ``DOCTYPE``, any indentation, attributes in any order.
 
 :func:`read_loci` gives the loci as written; :func:`read` gives model
-:class:`~gecformats.model.Sentence` s through :func:`gecformats.loci.to_sentence`: each
+:class:`~gecformats.model.Sentence` s through :func:`gecformats.convert.loci.to_sentence`: each
 annotator's alternatives become its edits, annotators counted in ``numann`` with no
 alternative become noop annotators (the smallest unused ids), every edit's **type is its
 locus's type** (``Wci/Prep`` for every edit of a merged locus: per-edit types are not in the
@@ -42,7 +42,7 @@ format), and ``Edit.meta`` records the locus (``ixml.error``, ``ixml.req``) and 
 order.  A script id other than ``"1"`` is kept in ``Sentence.meta["ixml.script"]``.
 
 :func:`write` writes model sentences: sentences read from this format keep their loci; any
-other sentence (M2) is grouped into loci by :func:`gecformats.loci.group` with
+other sentence (M2) is grouped into loci by :func:`gecformats.convert.loci.group` with
 ``grouping`` (``components``, the default, or ``imeasure``, the rule of the original
 converter ``m2_to_ixml.py``).  Unlike that converter it keeps every ``||`` alternative (as
 another ``<alt>`` of the same annotator), writes deletions as deletions (also NLPCC's
@@ -66,7 +66,7 @@ duplicate edits and repeated ``||`` alternatives, detection-only edits, empty co
 tokens (M2 double spaces), the ids of annotators without edits when reading back would
 number them differently, and sentences whose edits would read back differently or not at
 all (``||`` alternatives of several edits of one annotator in one locus come back as one
-edit over their span; see also the known limits of :func:`gecformats.loci.to_sentence`).  Not reported, because nothing is lost: the type of each edit, whose types
+edit over their span; see also the known limits of :func:`gecformats.convert.loci.to_sentence`).  Not reported, because nothing is lost: the type of each edit, whose types
 all survive in the ``/``-joined locus type (read back, every edit of the locus has the
 joined type).
 
@@ -111,11 +111,12 @@ from typing import IO, Union
 
 from lxml import etree
 
-from gecformats import loci, xmlsafe
+from gecformats.convert import loci
+from gecformats import xmlsafe
 from gecformats.errors import GecFormatError
-from gecformats.formats.hoo2011 import escape_text
+from gecformats.formats._hoo import escape_text
 from gecformats.io import open_binary, source_name, text_output
-from gecformats.loci import Alternative, Change, Locus, LocusSentence
+from gecformats.convert.loci import Alternative, Change, Locus, LocusSentence
 from gecformats.model import Edit, Sentence, make_edit
 from gecformats.report import Report
 
@@ -144,7 +145,7 @@ _INT = re.compile(r"\s*-?[0-9]+\s*")
 @dataclass(frozen=True, slots=True)
 class Lines:
     """The XML line numbers of one ``<sentence>`` and of its elements (parallel to the
-    loci, alternatives and changes of its :class:`~gecformats.loci.LocusSentence`)."""
+    loci, alternatives and changes of its :class:`~gecformats.convert.loci.LocusSentence`)."""
 
     sentence: int | None
     loci: tuple[int | None, ...] = ()
@@ -163,7 +164,7 @@ def read_loci(source: XmlInput) -> Iterator[LocusSentence]:
         source: a path, the document's bytes, or an open file.
 
     Yields:
-        One :class:`~gecformats.loci.LocusSentence` per ``<sentence>``, in document order,
+        One :class:`~gecformats.convert.loci.LocusSentence` per ``<sentence>``, in document order,
         with loci, alternatives and changes in document order.
 
     Raises:
@@ -422,7 +423,7 @@ def _tail_in(child: etree._Element, problem: Problem, what: str) -> None:
 def model_sentence(ls: LocusSentence, script: str = "1", lines: Lines | None = None,
                    name: str | None = None, number: int | None = None) -> Sentence:
     """The model sentence of a locus sentence read from I-measure XML:
-    :func:`gecformats.loci.to_sentence`, plus the script id (``ixml.script``, when not
+    :func:`gecformats.convert.loci.to_sentence`, plus the script id (``ixml.script``, when not
     ``"1"``) and the position of each edit's ``<error>``, ``<alt>`` and ``<c>``
     (``ixml.order``).
 
@@ -520,7 +521,7 @@ def write(
 
     Sentences read from I-measure XML keep their loci (and their order); other sentences
     are grouped with ``grouping`` (``components`` or ``imeasure``, see
-    :mod:`gecformats.loci`).  Sentence ids are the model's ids, or the 1-based position;
+    :mod:`gecformats.convert.loci`).  Sentence ids are the model's ids, or the 1-based position;
     consecutive sentences with the same ``ixml.script`` meta share a ``<script>`` (id
     ``"1"`` by default).
 
@@ -733,7 +734,7 @@ def _check_read_back(sentence: Sentence, ls: LocusSentence, report: Report, n: i
 
 def _restore_order(ls: LocusSentence, sentence: Sentence) -> LocusSentence:
     """Put the loci, alternatives and changes of recorded loci back in the order they were
-    read in (``ixml.order``); :func:`gecformats.loci.loci_of` sorts them."""
+    read in (``ixml.order``); :func:`gecformats.convert.loci.loci_of` sorts them."""
     orders: dict[tuple[str, int], list[tuple[tuple[int, ...], Edit]]] = {}
     for annotator, edits in sentence.annotators.items():
         for e in edits:

@@ -16,7 +16,7 @@ import resource
 import time
 from pathlib import Path
 
-from gecformats.gleu import gleu_files
+from gecformats.metrics.gleu import gleu_files
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 CONLL = SHARED / "corpora/conll14"

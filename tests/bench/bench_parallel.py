@@ -31,7 +31,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from gecformats import extract
+from gecformats.convert import extract
 from gecformats.formats import m2
 from gecformats.model import Parallel
 from gecformats.tokenize import ChineseTokenizer, Tokenizer, get_tokenizer

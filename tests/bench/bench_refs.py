@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from gecformats import refs
+from gecformats.convert import refs
 
 DEFAULT = Path(__file__).resolve().parents[3] / "shared"
 

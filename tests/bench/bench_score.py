@@ -28,13 +28,13 @@ PHRASE = "Hence , there is no legal obligation .".split()
 
 def read_gold(path: Path) -> list:
     from gecformats.formats import m2
-    from gecformats.score import maxmatch_gold
+    from gecformats.metrics.score import maxmatch_gold
 
     return [(s.source, maxmatch_gold(s)) for s in m2.read(path)]
 
 
 def read_hyp(path: Path) -> list[list[str]]:
-    from gecformats.score import read_hypothesis
+    from gecformats.metrics.score import read_hypothesis
 
     return [maxmatch.split_hypothesis(line) for _, line in read_hypothesis(path)]
 

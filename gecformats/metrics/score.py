@@ -28,7 +28,7 @@ from gecformats.errors import GecFormatError
 from gecformats.formats import m2
 from gecformats.io import numbered_lines, open_binary, source_name
 from gecformats.model import Sentence
-from gecformats.project import NLPCC_MAP, SEGMENTERS, Lexicon, Projector
+from gecformats.convert.project import NLPCC_MAP, SEGMENTERS, Lexicon, Projector
 
 GoldEdits = dict[int, list[tuple[int, int, tuple[str, ...]]]]
 
@@ -69,7 +69,7 @@ class Signature:
             without ``A`` lines counts as annotator 0, as the scorer reads it).
         scorer: the ``maxmatch`` version; ``gecformats``: the gecformats version.
         segment: how raw hypotheses were segmented before scoring, e.g.
-            ``project+zh-jieba-0.42.1`` (:mod:`gecformats.project`); ``None`` (the default,
+            ``project+zh-jieba-0.42.1`` (:mod:`gecformats.convert.project`); ``None`` (the default,
             and then absent from the text) when the hypothesis was taken as tokenised.
     """
 
@@ -213,12 +213,12 @@ class Scoring:
         per_sentence: keep every sentence's choice in :attr:`ScoreResult.choices`.
         segment: ``None`` (the hypothesis is tokenised like the gold: tokens are split on
             white space) or ``"project"``: the hypothesis is raw text, segmented like the
-            gold by :class:`gecformats.project.Projector` (NLPCC 2018, spec §9.4).  The gold
+            gold by :class:`gecformats.convert.project.Projector` (NLPCC 2018, spec §9.4).  The gold
             file is then read twice, the first time for the projection lexicon.
         segmenter: with ``segment="project"``, the fallback segmenter for strings the
             gold never cut (``zh``: jieba; ``char``: one token per character).
         segment_map: with ``segment="project"``, the character normalisation map
-            (default :data:`gecformats.project.NLPCC_MAP`; ``{}`` maps nothing).
+            (default :data:`gecformats.convert.project.NLPCC_MAP`; ``{}`` maps nothing).
 
     Raises:
         ValueError: an unknown ``segment`` or ``segmenter`` value.
@@ -349,7 +349,7 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
         progress: called with each :class:`ScoredSentence` as soon as it is scored.
         segment: ``"project"`` to score raw (unsegmented) Chinese output against a gold
             segmented by another tool (NLPCC 2018): see :class:`Scoring` and
-            :mod:`gecformats.project`.
+            :mod:`gecformats.convert.project`.
         segmenter, segment_map: the projection's fallback segmenter (``zh`` or ``char``)
             and normalisation map.
 

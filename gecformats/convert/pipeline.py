@@ -4,9 +4,9 @@ Formats count in tokens (M2, I-measure XML: :class:`~gecformats.model.Sentence`)
 characters (HOO: :class:`~gecformats.model.Document`; their modules say ``UNIT = "char"``)
 or hold plain text (the parallel formats: :class:`~gecformats.model.Parallel`, ``UNIT =
 "text"``).  Between characters and tokens the conversion goes through
-:mod:`gecformats.retokenize`, with a tokenizer and a sentence splitter; between text and
-tokens through :mod:`gecformats.extract` (edit extraction one way, applying edits the
-other); word-level M2 becomes character-level M2 through :mod:`gecformats.chars`.
+:mod:`gecformats.convert.retokenize`, with a tokenizer and a sentence splitter; between text and
+tokens through :mod:`gecformats.convert.extract` (edit extraction one way, applying edits the
+other); word-level M2 becomes character-level M2 through :mod:`gecformats.convert.chars`.
 Everything a conversion could not carry over exactly is in the report.
 """
 
@@ -18,14 +18,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from gecformats import extract, formats
-from gecformats.chars import sentences_to_chars
+from gecformats.convert import extract
+from gecformats import formats
+from gecformats.convert.chars import sentences_to_chars
 from gecformats.errors import GecFormatError
-from gecformats.extract import ExtractionReport
+from gecformats.convert.extract import ExtractionReport
 from gecformats.io import Source
 from gecformats.model import Document, Parallel, Sentence
 from gecformats.report import Report
-from gecformats.retokenize import ConversionReport, documents_to_sentences, to_document, to_documents
+from gecformats.convert.retokenize import ConversionReport, documents_to_sentences, to_document, to_documents
 
 READER_OPTIONS = ("refs", "strip_edges")
 """Options :func:`convert` hands to the reader instead of the writer."""
@@ -75,9 +76,9 @@ def convert(
         alternative: tokens → text: which alternative correction of each edit to apply.
         types, split_substitutions: text → tokens: the edit type scheme and whether an
             n → n token replacement becomes n one-token edits (see
-            :func:`gecformats.extract.extract`).
+            :func:`gecformats.convert.extract.extract`).
         simplify: text → tokens: convert references from traditional to simplified
-            Chinese first (needs an installed converter, see :mod:`gecformats.t2s`).
+            Chinese first (needs an installed converter, see :mod:`gecformats.convert.t2s`).
         jobs: text → tokens: worker processes (same output for any value).
         options: reader options (``refs``, ``strip_edges``) and writer options of the
             output format (e.g. ``deletion``, ``targets`` for M2).
@@ -85,8 +86,8 @@ def convert(
     Returns:
         The writer's :class:`~gecformats.report.Report` (what was written and lost); after a
         change of unit, ``report.conversion`` holds the
-        :class:`~gecformats.retokenize.ConversionReport` (characters → tokens) or the
-        :class:`~gecformats.extract.ExtractionReport` (text ↔ tokens, words → characters).
+        :class:`~gecformats.convert.retokenize.ConversionReport` (characters → tokens) or the
+        :class:`~gecformats.convert.extract.ExtractionReport` (text ↔ tokens, words → characters).
 
     Raises:
         GecFormatError: malformed input, a format that cannot be inferred or a conversion
@@ -150,7 +151,7 @@ def _check_options(units: tuple[str, str], **given: Any) -> None:
 
 def _simplified(items: Iterable[Parallel], report: ExtractionReport) -> Iterator[Parallel]:
     """References converted from traditional to simplified script (sources stay)."""
-    from gecformats.t2s import converter
+    from gecformats.convert.t2s import converter
 
     simplify, name = converter()
     report.versions["simplifier"] = name

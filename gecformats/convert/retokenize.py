@@ -52,7 +52,7 @@ from typing import Any
 
 from gecformats import __version__
 from gecformats.errors import GecFormatError
-from gecformats.formats.hoo2011 import repair_type
+from gecformats.formats._hoo import repair_type
 from gecformats.model import Document, Edit, Sentence, apply_edits, make_edit
 from gecformats.tokenize import (IGNORABLE, JOINED_TOKENIZERS, OffsetMap, Token, Tokenizer,
                                  get_splitter, get_tokenizer)

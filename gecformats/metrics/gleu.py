@@ -620,11 +620,11 @@ def gleu_files(source: str | os.PathLike[str] | None, hypotheses: Sequence[str |
         gold: instead of ``refs``, M2 or I-measure XML gold files; by default each
             annotator's corrected text is a reference (all annotators of every file, in
             file order then ascending id; see ``absent``); with ``mixed`` every valid
-            combination of the alternatives (:func:`gecformats.refs.references`).
+            combination of the alternatives (:func:`gecformats.convert.refs.references`).
         gold_format: the gold files' format (default: from the suffix).
         version, lam, order, iterations, sentence_level: see :class:`Scorer`.
         max_references: with ``mixed``, the most references used for one sentence (the
-            first ones in :func:`gecformats.refs.references` order; reported in ``notes``).
+            first ones in :func:`gecformats.convert.refs.references` order; reported in ``notes``).
         absent: an annotator missing from a sentence where another one made edits gets
             the sentence's source (``"source"``) or the first present annotator's
             correction (``"first"``: right for the CoNLL-2014 combined file, which omits
@@ -740,7 +740,7 @@ def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | 
         yield from _mixed_references(gold, gold_format, max_references, notes)
         return
     from gecformats import formats
-    from gecformats.extract import ExtractionReport, to_parallel
+    from gecformats.convert.extract import ExtractionReport, to_parallel
 
     modules = [formats.get(gold_format or formats.infer(g)) for g in gold]
     for g, module in zip(gold, modules):
@@ -790,7 +790,7 @@ def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | 
 
 def _mixed_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | None,
                       max_references: int, notes: list[str]) -> Iterator[tuple[str, list[str]]]:
-    from gecformats.refs import bound, read, references
+    from gecformats.convert.refs import bound, read, references
 
     streams = [(source_name(g), read(g, gold_format)) for g in gold]
     capped: list[str] = []

@@ -44,9 +44,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
-from gecformats.model import Edit, Sentence, Tokens, make_edit, span_order
+from gecformats.model import (Alternative, Change, Edit, Locus, LocusSentence, Sentence, Tokens,
+                              make_edit, span_order)
 
 GROUPINGS = ("components", "imeasure")
 """The names of the grouping rules."""
@@ -54,66 +54,6 @@ GROUPINGS = ("components", "imeasure")
 MAX_PRODUCT = 1024
 """Most alternatives one annotator may get in one locus from ``||`` alternatives of
 several of its edits (their product); more is refused with a ValueError."""
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One token-span replacement (an I-measure ``<c>``): tokens ``[start, end)`` become
-    ``tokens`` (empty: deletion; ``start == end``: insertion)."""
-
-    start: int
-    end: int
-    tokens: Tokens
-
-
-@dataclass(frozen=True, slots=True)
-class Alternative:
-    """One annotator's correction of a locus (an ``<alt>``): its changes, in order."""
-
-    annotator: int
-    changes: tuple[Change, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Locus:
-    """One error locus (an ``<error>``).
-
-    Attributes:
-        alternatives: the mutually exclusive corrections, in file order.
-        required: False when leaving the locus unchanged is also acceptable (``req="no"``).
-        type: the error type(s), ``/``-joined when the locus merges several.
-        id: the locus id of the file, if any.
-    """
-
-    alternatives: tuple[Alternative, ...]
-    required: bool
-    type: str = ""
-    id: str | None = None
-
-    @property
-    def span(self) -> tuple[int, int]:
-        """The smallest ``(start, end)`` covering every change of the locus."""
-        changes = [c for a in self.alternatives for c in a.changes]
-        if not changes:
-            return (0, 0)
-        return (min(c.start for c in changes), max(c.end for c in changes))
-
-
-@dataclass(frozen=True, slots=True)
-class LocusSentence:
-    """A tokenized sentence as loci (an I-measure ``<sentence>``).
-
-    Attributes:
-        source: the source tokens.
-        loci: the loci, in order.
-        numann: how many annotators saw the sentence.
-        id: the sentence id, if any.
-    """
-
-    source: Tokens
-    loci: tuple[Locus, ...]
-    numann: int
-    id: str | None = None
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Every reference a locus annotation allows, lazily, and how many there are.
 
-The loci of a sentence (:mod:`gecformats.loci`) are independent and the alternatives of a
+The loci of a sentence (:mod:`gecformats.convert.loci`) are independent and the alternatives of a
 locus exclude each other, so the valid references of a sentence are the combinations of
 one alternative per locus (Felice & Briscoe 2015).  :func:`references` generates them one
 at a time, de-duplicated by their text, without ever building the cartesian product;
@@ -21,7 +21,7 @@ Semantics (those of the I-measure reference generator, ``formats.md`` §8.4):
 Order is deterministic: loci in sentence order, the alternatives of a locus in file order
 with "no change" last, the last locus varying fastest.
 
->>> from gecformats.loci import Alternative, Change, Locus, LocusSentence
+>>> from gecformats.convert.loci import Alternative, Change, Locus, LocusSentence
 >>> s = LocusSentence(("He", "go", "home"), (
 ...     Locus((Alternative(0, (Change(1, 2, ("goes",)),)),
 ...            Alternative(1, (Change(1, 2, ("went",)),))), required=True),
@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from typing import IO
 
 from gecformats.errors import GecFormatError
-from gecformats.loci import Change, Locus, LocusSentence
+from gecformats.convert.loci import Change, Locus, LocusSentence
 
 DEFAULT_MAX = 1_000_000
 """Up to how many combinations :func:`count` enumerates to give an exact count."""
@@ -265,7 +265,7 @@ def read(
         GecFormatError: malformed input or unknown format.
     """
     from gecformats import formats
-    from gecformats.loci import loci_of
+    from gecformats.convert.loci import loci_of
 
     module = formats.get(format or formats.infer(source))
     read_loci = getattr(module, "read_loci", None)

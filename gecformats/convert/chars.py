@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate
 
-from gecformats.extract import NO_ERROR, UNANNOTATABLE, ExtractionReport
+from gecformats.convert.extract import NO_ERROR, UNANNOTATABLE, ExtractionReport
 from gecformats.model import Edit, Sentence, Target, Tokens, make_edit, span_order
 from gecformats.tokenize import IGNORABLE
 
