@@ -14,10 +14,10 @@ import itertools
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import IO, Union
+from typing import IO, Any, Union
 
 from gecformats.errors import GecFormatError
 
@@ -216,3 +216,39 @@ def write_json(data: object, path: str | os.PathLike[str]) -> None:
     with atomic_output(path) as fh:
         json.dump(data, fh, ensure_ascii=False, indent=1)
         fh.write("\n")
+
+
+def lockstep(streams: Sequence[tuple[str, Iterable[Any]]],
+             mismatch: Callable[[list[str], list[int]], Exception]) -> Iterator[tuple[Any, ...]]:
+    """Read line-aligned inputs in step: one row per position, one item from each stream.
+
+    The one place where files that must have the same number of lines (a source and its
+    references, a gold file and a hypothesis, several system outputs) are read together.
+
+    Args:
+        streams: ``(name, items)`` pairs, e.g. a file's name and its lines.
+        mismatch: builds the error when a stream ends before another: it gets the names and
+            every stream's full count (what is left of each is counted, not kept).
+
+    Yields:
+        Tuples of one item per stream, in stream order, as long as every stream has one.
+
+    Raises:
+        The exception ``mismatch`` returns, after the aligned rows were yielded.
+    """
+    iterators = [iter(items) for _, items in streams]
+    count = 0
+    while True:
+        row = [next(it, _END) for it in iterators]
+        ended = [cell is _END for cell in row]
+        if all(ended):
+            return
+        if any(ended):
+            counts = [count + (not end) + sum(1 for _ in it) for end, it in zip(ended, iterators)]
+            raise mismatch([name for name, _ in streams], counts)
+        count += 1
+        yield tuple(row)
+
+
+_END = object()
+"""The end of a stream in :func:`lockstep` (``None`` can be an item)."""

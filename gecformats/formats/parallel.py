@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import IO
 
 from gecformats.errors import GecFormatError
-from gecformats.io import Source, atomic_directory, numbered_lines, source_name
+from gecformats.io import Source, atomic_directory, lockstep, numbered_lines, source_name
 from gecformats.model import Parallel
 from gecformats.report import Report
 
@@ -143,16 +143,7 @@ def read(source: Source, refs: Sequence[Source] | Source = ()) -> Iterator[Paral
     with ExitStack() as stack:
         # one generator per file: a decoding error is named by its own file
         streams = [stack.enter_context(closing(lines(f))) for f in files]
-        count = 0
-        while True:
-            row = [next(stream, None) for stream in streams]
-            if all(cell is None for cell in row):
-                return
-            if any(cell is None for cell in row):
-                counts = [count + (cell is not None) + sum(1 for _ in stream)
-                          for cell, stream in zip(row, streams)]
-                raise count_error(names, counts)
-            count += 1
+        for row in lockstep(list(zip(names, streams)), count_error):
             references: list[str | None] = [None] * width
             for k, (_number, text) in zip(positions, row[1:]):
                 references[k] = text

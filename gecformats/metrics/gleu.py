@@ -50,12 +50,11 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from itertools import zip_longest
 from typing import Any
 
 from gecformats import __version__
 from gecformats.errors import GecFormatError
-from gecformats.io import open_binary, source_name
+from gecformats.io import lockstep, open_binary, source_name
 
 VERSIONS: dict[str, str] = {
     "2015": "24c806a",
@@ -706,24 +705,18 @@ def _lines(path: str | os.PathLike[str]) -> Iterator[Iterator[bytes]]:
 
 
 def _lockstep(streams: Sequence[tuple[str, Iterator[Any]]]) -> Iterator[tuple[Any, ...]]:
-    """Rows of one item per stream; a stream that ends early or late is an error naming
-    it and both line counts."""
-    missing = object()
-    iterators = [it for _, it in streams]
-    count = 0
-    for row in zip_longest(*iterators, fillvalue=missing):
-        if any(cell is missing for cell in row):
-            lengths = [count + (cell is not missing) + sum(1 for _ in it)
-                       for cell, it in zip(row, iterators)]
-            first = streams[0][0]
-            for (name, _), length in zip(streams, lengths):
-                if length != lengths[0]:
-                    raise GecFormatError(
-                        f"{length} lines (sentences), but {first} has {lengths[0]}: the "
-                        "source, the references and every hypothesis must have the same "
-                        "number of lines", name)
-        count += 1
-        yield row
+    """Rows of one item per stream (:func:`gecformats.io.lockstep`); a stream that ends
+    early or late is an error naming it and both line counts."""
+    return lockstep(streams, _count_error)
+
+
+def _count_error(names: list[str], counts: list[int]) -> GecFormatError:
+    """The error for GLEU inputs of different lengths: names the first stream whose count
+    differs from the first stream's."""
+    name, length = next((n, c) for n, c in zip(names, counts) if c != counts[0])
+    return GecFormatError(f"{length} lines (sentences), but {names[0]} has {counts[0]}: the "
+                          "source, the references and every hypothesis must have the same "
+                          "number of lines", name)
 
 
 ABSENT = ("source", "first")

@@ -26,7 +26,7 @@ from maxmatch import PY27_WHITESPACE, CorpusScorer, SentenceChoice, SentenceResu
 from gecformats import __version__
 from gecformats.errors import GecFormatError
 from gecformats.formats import m2
-from gecformats.io import numbered_lines, open_binary, source_name
+from gecformats.io import lockstep, numbered_lines, open_binary, source_name
 from gecformats.model import Sentence
 from gecformats.convert.project import NLPCC_MAP, SEGMENTERS, Lexicon, Projector
 
@@ -262,18 +262,9 @@ class Scoring:
                                      "not standard input", self.gold)
             self.projector = Projector(Lexicon.from_m2(self.gold), segmenter=self.segmenter,
                                        mapping=self.segment_map)
-        hyps = read_hypothesis(self.hypothesis)
-        golds = m2.read(self.gold)
-        number = 0
-        for sentence in golds:
-            number += 1
-            line = next(hyps, None)
-            if line is None:
-                self._mismatch(number - 1, number + sum(1 for _ in golds))
+        streams = [(self.gold, m2.read(self.gold)), (self.hypothesis, read_hypothesis(self.hypothesis))]
+        for number, (sentence, line) in enumerate(lockstep(streams, self._mismatch), 1):
             yield self._score(number, sentence, line[1])
-        rest = sum(1 for _ in hyps)
-        if rest:
-            self._mismatch(number + rest, number)
         self._done = True
 
     def _score(self, number: int, sentence: Sentence, line: str) -> ScoredSentence:
@@ -296,11 +287,12 @@ class Scoring:
                                  self.hypothesis, number) from None
         return ScoredSentence(number, sentence.source, shown, result, choice, before, sentence)
 
-    def _mismatch(self, lines: int, sentences: int) -> None:
-        raise GecFormatError(f"{_plural(lines, 'hypothesis line')} for "
-                             f"{_plural(sentences, 'gold sentence')} in "
-                             f"{self.gold} (one line per sentence; a trailing empty line "
-                             "counts as a sentence)", self.hypothesis)
+    def _mismatch(self, _names: list[str], counts: list[int]) -> GecFormatError:
+        sentences, lines = counts
+        return GecFormatError(f"{_plural(lines, 'hypothesis line')} for "
+                              f"{_plural(sentences, 'gold sentence')} in "
+                              f"{self.gold} (one line per sentence; a trailing empty line "
+                              "counts as a sentence)", self.hypothesis)
 
     def _refuse_targets(self, number: int) -> None:
         line = next((n for n, text in numbered_lines(self.gold) if text[:1] == "T"), None)
