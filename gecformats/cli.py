@@ -239,7 +239,7 @@ def convert(
 
 def _unit_name(format_name: str | None) -> str:
     module = formats.FORMATS.get(format_name or "")
-    return "documents" if module is not None and getattr(module, "UNIT", "") == "char" else "sentences"
+    return "documents" if module is not None and module.UNIT == "char" else "sentences"
 
 
 @app.command()
@@ -252,10 +252,10 @@ def stats(
     parallel text: sentences, characters and references per position)."""
     with user_errors():
         reader = formats.get(from_format or formats.infer(file))
-        if getattr(reader, "UNIT", "token") == "char":
+        if reader.UNIT == "char":
             raise GecFormatError(f"stats counts tokens; convert {reader.NAME} data to M2 first "
                                  f"(gecformats convert {file} OUT.m2 --from {reader.NAME})")
-        if getattr(reader, "UNIT", "token") == "text":
+        if reader.UNIT == "text":
             result = text_stats(reader.read(file))
         else:
             result = count_stats(reader.read(file))

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from gecformats.convert import extract
@@ -99,7 +98,7 @@ def convert(
     read_options = {k: options.pop(k) for k in READER_OPTIONS if options.get(k) is not None}
     items: Iterable[Any] = reader.read(source, **read_options)
     conversion: ConversionReport | ExtractionReport | None = None
-    units = (unit(reader), unit(writer))
+    units = (reader.UNIT, writer.UNIT)
     _check_options(units, alternative=alternative, types=types,
                    split_substitutions=split_substitutions, simplify=simplify, jobs=jobs)
     if units == ("char", "token"):
@@ -160,12 +159,6 @@ def _simplified(items: Iterable[Parallel], report: ExtractionReport) -> Iterator
         if refs != item.references:
             report.note("simplified", f"sentence {number}")
         yield item.replace(references=refs)
-
-
-def unit(module: ModuleType) -> str:
-    """``"char"`` for formats with character offsets (HOO), ``"text"`` for the parallel
-    formats, otherwise ``"token"``."""
-    return getattr(module, "UNIT", "token")
 
 
 def _documents(

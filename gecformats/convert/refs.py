@@ -273,7 +273,7 @@ def read(
         for number, ls in enumerate(read_loci(source), 1):
             yield ls if ls.id is not None else replace(ls, id=str(number))
         return
-    if getattr(module, "UNIT", "token") != "token":
+    if module.UNIT != "token":
         raise GecFormatError(f"references need tokens: convert {module.NAME} data to M2 first")
     for number, sentence in enumerate(module.read(source), 1):
         ls = loci_of(sentence, grouping)

@@ -122,6 +122,7 @@ from gecformats.report import Report
 
 NAME = "ixml"
 SUFFIXES = (".ixml", ".ieval.xml", ".xml")
+UNIT = "token"
 """``X.m2.ieval.xml`` (the original converter's output name), ``.ixml`` and plain ``.xml``
 (HOO XML has no suffix of its own and is always named with ``--from``/``--to``)."""
 

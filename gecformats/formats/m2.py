@@ -55,6 +55,7 @@ from gecformats.report import Report
 
 NAME = "m2"
 SUFFIXES = (".m2", ".m2.char", ".m2.word")
+UNIT = "token"
 
 NOOP_TYPE = "noop"
 NONE = "-NONE-"

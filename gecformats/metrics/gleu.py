@@ -737,7 +737,7 @@ def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | 
 
     modules = [formats.get(gold_format or formats.infer(g)) for g in gold]
     for g, module in zip(gold, modules):
-        if getattr(module, "UNIT", "token") != "token":
+        if module.UNIT != "token":
             raise GecFormatError(f"references are generated from M2 or I-measure XML gold, "
                                  f"not {module.NAME}", source_name(g))
     # pass 1: the annotators of each file, so that every sentence has the same references

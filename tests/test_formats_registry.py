@@ -1,0 +1,32 @@
+"""gecformats.formats: the registry and the Format protocol every format module satisfies."""
+
+from __future__ import annotations
+
+import typing
+
+import pytest
+
+from gecformats import formats
+from gecformats.errors import GecFormatError
+
+
+@pytest.mark.parametrize("name", list(formats.FORMATS))
+def test_every_module_satisfies_the_protocol(name: str) -> None:
+    module = formats.FORMATS[name]
+    assert isinstance(module, formats.Format)
+    assert module.NAME == name
+    assert module.UNIT in typing.get_args(formats.Unit)
+    assert isinstance(module.SUFFIXES, tuple)
+    assert callable(module.read) and callable(module.write)
+
+
+def test_suffixes_name_one_format_each() -> None:
+    for name, module in formats.FORMATS.items():
+        for suffix in module.SUFFIXES:
+            assert formats.infer(f"file{suffix}") == name
+            assert formats.infer(f"file{suffix}.gz") == name
+
+
+def test_unknown_name_lists_the_known_ones() -> None:
+    with pytest.raises(GecFormatError, match="known: m2, hoo2011"):
+        formats.get("conllu")
