@@ -1,17 +1,57 @@
 """What a conversion wrote and what it could not carry over.
 
-Writers fill a :class:`Report`: how many sentences they wrote and, for every kind of
-information the target format cannot hold, how often it was dropped and the first few
-examples.  The CLI prints it, so that nothing is ever lost silently.
+One record type for every conversion: a :class:`Tally` counts named events (an edit
+widened, a reference absent, an alignment dropped) and keeps the first few examples of
+each.  Writers fill a :class:`Report` (how many sentences they wrote and a tally of what the
+target format cannot hold); the character → token conversion
+(:class:`~gecformats.convert.retokenize.ConversionReport`) and edit extraction
+(:class:`~gecformats.convert.extract.ExtractionReport`) keep their cases in tallies too.
+The CLI prints them, so that nothing is ever lost silently.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 MAX_EXAMPLES = 3
 """How many examples of each loss a report keeps."""
+
+
+@dataclass(slots=True)
+class Tally:
+    """Counts of named events, each with its first few examples (counts are complete).
+
+    >>> t = Tally(limit=2)
+    >>> for n in range(3):
+    ...     t.note("absent", f"sentence {n}")
+    >>> t.counts["absent"], t.examples["absent"]
+    (3, ['sentence 0', 'sentence 1'])
+    """
+
+    counts: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, list[Any]] = field(default_factory=dict)
+    limit: int = MAX_EXAMPLES
+    """How many examples of each event are kept."""
+
+    def note(self, what: str, example: Any, count: int = 1) -> None:
+        """Count ``count`` events ``what``; keep ``example`` among the first :attr:`limit`."""
+        self.counts[what] += count
+        kept = self.examples.setdefault(what, [])
+        if len(kept) < self.limit:
+            kept.append(example)
+
+    def merge(self, other: Tally) -> None:
+        """Add the counts and examples of ``other`` (e.g. a worker's) to this tally."""
+        for what, count in other.counts.items():
+            self.counts[what] += count
+        for what, examples in other.examples.items():
+            kept = self.examples.setdefault(what, [])
+            kept.extend(examples[:max(0, self.limit - len(kept))])
+
+    def __bool__(self) -> bool:
+        return any(self.counts.values())
 
 
 @dataclass(slots=True)
@@ -28,26 +68,30 @@ class Report:
 
     Attributes:
         sentences: how many sentences were written.
-        losses: what was dropped, by description (e.g. ``"alternative alignments"``).
+        dropped: what was dropped, by description (e.g. ``"alternative alignments"``);
+            :attr:`losses` gives it as :class:`Loss` records.
         conversion: set by :func:`gecformats.convert.convert` when the conversion changed
             the offset unit: the :class:`~gecformats.convert.retokenize.ConversionReport`.
     """
 
     sentences: int = 0
-    losses: dict[str, Loss] = field(default_factory=dict)
+    dropped: Tally = field(default_factory=Tally)
     conversion: Any = None
 
     def drop(self, what: str, example: str, count: int = 1) -> None:
         """Record that ``count`` items of kind ``what`` were dropped; keep ``example``."""
-        loss = self.losses.setdefault(what, Loss())
-        loss.count += count
-        if len(loss.examples) < MAX_EXAMPLES:
-            loss.examples.append(example)
+        self.dropped.note(what, example, count)
+
+    @property
+    def losses(self) -> dict[str, Loss]:
+        """What was dropped, by description, in the order first dropped."""
+        return {what: Loss(count, list(self.dropped.examples.get(what, [])))
+                for what, count in self.dropped.counts.items()}
 
     @property
     def lossless(self) -> bool:
         """True when nothing was dropped."""
-        return not self.losses
+        return not self.dropped
 
     def lines(self) -> list[str]:
         """The report as lines for people (one per kind of loss, with examples)."""

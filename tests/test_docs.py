@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT
 
-MODULES = ["gecformats.model", "gecformats.formats.m2", "gecformats.validate", "gecformats.metrics.stats",
+MODULES = ["gecformats.model", "gecformats.report", "gecformats.formats.m2", "gecformats.validate", "gecformats.metrics.stats",
            "gecformats.tokenize", "gecformats.convert.retokenize", "gecformats.convert.loci", "gecformats.convert.refs",
            "gecformats.convert.extract", "gecformats.convert.chars", "gecformats.convert.project", "gecformats.metrics.correlate",
            "gecformats.metrics.gleu"]

@@ -33,6 +33,7 @@ from typing import Any
 
 from gecformats.io import write_json
 from gecformats.model import Edit, Parallel, Sentence, Tokens, apply_edits, make_edit, span_order
+from gecformats.report import Tally
 from gecformats.tokenize import JOINED_TOKENIZERS, Tokenizer, get_tokenizer
 
 NO_ERROR = "没有错误"
@@ -220,14 +221,15 @@ class ExtractionReport:
         noops: references equal to their source (extraction: a noop annotator).
         absent: annotators absent from a sentence (extraction: ``None`` references;
             application: the source was written for them).
-        counts: other events by name, e.g. ``spacing-only`` (a reference that differs from
-            its source only in white space: it becomes a noop, the spacing is lost),
+        events: other events by name, with the first few cases of each (``"sentence 12,
+            annotator 1: ..."``), as a :class:`~gecformats.report.Tally` (also
+            :attr:`counts` and :attr:`examples`), e.g. ``spacing-only`` (a reference that
+            differs from its source only in white space: it becomes a noop, the spacing is
+            lost),
             ``unannotatable`` (a ChERRANT ``无法标注`` reference, dropped),
             ``out-of-range`` / ``overlap`` (edits that could not be applied and were left
             out), ``no-alternative`` (an edit with fewer alternatives than asked: its first
             was used).
-        examples: for each name in ``counts``, the first few cases (``"sentence 12,
-            annotator 1: ..."``).
         versions: the tools the result depends on (``tokenizer``, ``simplifier``) with
             their versions.
     """
@@ -237,16 +239,22 @@ class ExtractionReport:
     edits: int = 0
     noops: int = 0
     absent: int = 0
-    counts: Counter[str] = field(default_factory=Counter)
-    examples: dict[str, list[str]] = field(default_factory=dict)
+    events: Tally = field(default_factory=Tally)
     versions: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def counts(self) -> Counter[str]:
+        """Other events by name (see the class docstring)."""
+        return self.events.counts
+
+    @property
+    def examples(self) -> dict[str, list[str]]:
+        """The first few cases of each event in :attr:`counts`."""
+        return self.events.examples
 
     def note(self, what: str, example: str) -> None:
         """Count one event ``what`` and keep ``example`` among the first few."""
-        self.counts[what] += 1
-        kept = self.examples.setdefault(what, [])
-        if len(kept) < 3:
-            kept.append(example)
+        self.events.note(what, example)
 
     def merge(self, other: ExtractionReport) -> None:
         """Add the numbers of ``other`` (a worker's report) to this one."""
@@ -255,10 +263,7 @@ class ExtractionReport:
         self.edits += other.edits
         self.noops += other.noops
         self.absent += other.absent
-        for what, count in other.counts.items():
-            self.counts[what] += count
-            kept = self.examples.setdefault(what, [])
-            kept.extend(other.examples.get(what, [])[:max(0, 3 - len(kept))])
+        self.events.merge(other.events)
         self.versions.update(other.versions)
 
     def to_dict(self) -> dict[str, Any]:

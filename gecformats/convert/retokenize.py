@@ -54,11 +54,15 @@ from gecformats import __version__
 from gecformats.errors import GecFormatError
 from gecformats.formats._hoo import repair_type
 from gecformats.model import Document, Edit, Sentence, apply_edits, make_edit
+from gecformats.report import Tally
 from gecformats.tokenize import (IGNORABLE, JOINED_TOKENIZERS, OffsetMap, Token, Tokenizer,
                                  get_splitter, get_tokenizer)
 
 MAX_CASES = 10_000
 """How many individual cases of each kind a report lists (counts are always complete)."""
+
+KINDS = ("widened", "dropped", "inconsistent", "boundary", "repaired")
+"""The kinds of case a :class:`ConversionReport` lists."""
 
 LEFT_ATTACHED = frozenset(",.;:!?)]}%") | {"'s", "n't", "'re", "'ve", "'ll", "'d", "'m", "''",
                                             "...", "'S", "N'T"}
@@ -85,12 +89,37 @@ class ConversionReport:
     edits: int = 0
     converted: int = 0
     consistent_sentences: int = 0
-    widened_edits: list[dict[str, Any]] = field(default_factory=list)
-    dropped_edits: list[dict[str, Any]] = field(default_factory=list)
-    inconsistent_sentences: list[dict[str, Any]] = field(default_factory=list)
-    boundary_insertions: list[dict[str, Any]] = field(default_factory=list)
-    repaired_edits: list[dict[str, Any]] = field(default_factory=list)
-    counts: Counter[str] = field(default_factory=Counter)
+    cases: Tally = field(default_factory=lambda: Tally(limit=MAX_CASES))
+
+    @property
+    def counts(self) -> Counter[str]:
+        """Cases by kind, and by ``kind:reason``."""
+        return self.cases.counts
+
+    @property
+    def widened_edits(self) -> list[dict[str, Any]]:
+        """Edits that grew to cover whole tokens (the first :data:`MAX_CASES`)."""
+        return self.cases.examples.get("widened", [])
+
+    @property
+    def dropped_edits(self) -> list[dict[str, Any]]:
+        """Edits left out, with the reason."""
+        return self.cases.examples.get("dropped", [])
+
+    @property
+    def inconsistent_sentences(self) -> list[dict[str, Any]]:
+        """Sentences whose corrected text differs from the document's."""
+        return self.cases.examples.get("inconsistent", [])
+
+    @property
+    def boundary_insertions(self) -> list[dict[str, Any]]:
+        """Insertions between two sentences, and which one they went to."""
+        return self.cases.examples.get("boundary", [])
+
+    @property
+    def repaired_edits(self) -> list[dict[str, Any]]:
+        """Edits whose malformed attributes were repaired."""
+        return self.cases.examples.get("repaired", [])
 
     @property
     def widened(self) -> int:
@@ -105,13 +134,10 @@ class ConversionReport:
     def add(self, kind: str, case: dict[str, Any]) -> None:
         """Count one case of ``kind`` (``widened``, ``dropped``, ``inconsistent``,
         ``boundary``) and list it, with its reason counted under ``kind:reason``."""
-        self.counts[kind] += 1
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind of case {kind!r}")
+        self.cases.note(kind, case)
         self.counts[f"{kind}:{case.get('reason', '')}"] += 1
-        cases = {"widened": self.widened_edits, "dropped": self.dropped_edits,
-                 "inconsistent": self.inconsistent_sentences,
-                 "boundary": self.boundary_insertions, "repaired": self.repaired_edits}[kind]
-        if len(cases) < MAX_CASES:
-            cases.append(case)
 
     def reasons(self, kind: str) -> dict[str, int]:
         """Count of each reason of ``kind`` (e.g. ``reasons("dropped")``)."""
@@ -139,8 +165,7 @@ class ConversionReport:
             "tokenizer": self.tokenizer,
             "sentence_splitter": self.splitter,
             "gecformats": __version__,
-            "reasons": {k: self.reasons(k) for k in ("widened", "dropped", "inconsistent",
-                                                     "boundary", "repaired")},
+            "reasons": {k: self.reasons(k) for k in KINDS},
             "widened_edits": self.widened_edits,
             "dropped_edits": self.dropped_edits,
             "inconsistent_sentences": self.inconsistent_sentences,
