@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import gzip
 import io
-import itertools
 import os
 import sys
 import tempfile
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -65,23 +65,32 @@ def text_lines(source: Source) -> Iterator[Iterator[str]]:
     """
     name = source_name(source)
     if isinstance(source, io.TextIOBase) or _is_text(source):
-        lines: Iterator[str] = iter(source)  # type: ignore[arg-type]
-        first = next(lines, None)
-        if first is not None:
-            lines = itertools.chain((first[1:] if first.startswith("\ufeff") else first,), lines)
         with _decoding(source, name):
-            yield lines
+            yield _without_bom(source)  # type: ignore[arg-type]
         return
     with ExitStack() as stack:
         if isinstance(source, (str, os.PathLike)):
             raw: IO[bytes] = stack.enter_context(open_binary(source))
         else:
             raw = source  # type: ignore[assignment]
-        text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="\n")
+        # not "utf-8-sig": its decoder silently drops a file that is only a truncated BOM
+        # (b"\xef" or b"\xef\xbb") instead of calling it invalid UTF-8
+        text = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
         # detach, not close: the binary file is closed by open_binary, or is the caller's
         stack.callback(text.detach)
         with _decoding(source, name):
-            yield text
+            yield _without_bom(text)
+
+
+def _without_bom(lines: Iterable[str]) -> Iterator[str]:
+    """``lines`` with a byte-order mark at the very start removed."""
+    it = iter(lines)
+    first = next(it, None)
+    if first is None:
+        return
+    yield first[1:] if first.startswith("\ufeff") else first
+    for line in it:  # not `yield from`: closing this generator must not close the file
+        yield line
 
 
 @contextmanager
@@ -104,9 +113,33 @@ def open_binary(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
     if name == "-":
         yield sys.stdin.buffer
         return
-    opener = gzip.open if name.endswith(".gz") else open
-    with opener(name, "rb") as fh:  # type: ignore[operator]
+    if not name.endswith(".gz"):
+        with open(name, "rb") as fh:
+            yield fh
+        return
+    with gzip.open(name, "rb") as gz, io.BufferedReader(_CheckedGzip(gz, name), 1 << 16) as fh:
         yield fh
+
+
+class _CheckedGzip(io.RawIOBase):
+    """A gzip stream whose corruption is a :class:`GecFormatError` naming the file
+    (``gzip`` raises ``zlib.error``, ``EOFError`` or ``BadGzipFile`` without it)."""
+
+    def __init__(self, gz: gzip.GzipFile, name: str) -> None:
+        super().__init__()
+        self._gz = gz
+        self._name = name
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        try:
+            return self._gz.readinto(buffer)
+        except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+            reason = "truncated" if isinstance(exc, EOFError) else f"corrupt ({exc})"
+            raise GecFormatError(f"cannot decompress: the gzip data is {reason}",
+                                 self._name) from None
 
 
 def _decode_error(source: Source, name: str, exc: UnicodeDecodeError) -> GecFormatError:

@@ -24,6 +24,16 @@ from dataclasses import dataclass, field, replace
 Tokens = tuple[str, ...]
 """A token sequence."""
 
+MAX_ANNOTATORS = 1000
+"""Annotator ids are below this, and no sentence counts more annotators (I-measure
+``numann``): real data has a handful (CoNLL-2014: 0–9).  Readers refuse larger numbers,
+which would otherwise make writers allocate per-annotator columns for ids nobody used."""
+
+MAX_DIGITS = 15
+"""The most digits a number (offset, id, count) in any input may have; longer numbers are
+refused before they are converted (Python refuses over 4,300 digits, and no real offset
+needs more than a few)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Edit:

@@ -88,6 +88,7 @@ def parse(source: XmlSource, *, name: str | None = None, max_bytes: int = MAX_BY
     if len(data) > max_bytes:
         raise GecFormatError(f"the document is larger than {max_bytes} bytes", name)
     check_prolog(data, name)
+    data = ignore_internal_subset(data[:PROLOG_WINDOW], name) + data[PROLOG_WINDOW:]
     try:
         root = etree.fromstring(data, parser())
     except etree.XMLSyntaxError as exc:
@@ -134,6 +135,7 @@ def iterparse(
     try:
         head = fh.read(PROLOG_WINDOW)
         check_prolog(head, name, complete=len(head) < PROLOG_WINDOW)
+        head = ignore_internal_subset(head, name)
         context = etree.iterparse(
             _Prefixed(head, fh),
             events=("end",),
@@ -225,6 +227,33 @@ def check_prolog(data: bytes, name: str | None = None, *, complete: bool = True)
             "XML with entity declarations is not read, for safety",
             name, line,
         )
+
+
+_SUBSET = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:\s+|<\?.*?\?>|<!--.*?-->)*<!DOCTYPE[^>\[]*\[(.*?)\]\s*>", re.S)
+
+
+def ignore_internal_subset(head: bytes, name: str | None = None) -> bytes:
+    """``head`` with the DOCTYPE's internal subset blanked out (line breaks kept).
+
+    libxml2 applies attribute defaults declared in an internal subset
+    (``<!ATTLIST c start CDATA "1">``) whenever an attribute is looked up, so a missing
+    attribute would silently get the DTD's value.  Data formats have no DTD: its
+    declarations are ignored.  :func:`check_prolog` has already refused entities and
+    external DTDs.
+
+    Raises:
+        GecFormatError: an internal subset with declarations in a UTF-16 or UTF-32
+            document (not blanked here: refused).
+    """
+    match = _SUBSET.match(head)
+    if match is None:
+        if "<!ATTLIST" in _decode_window(head[:PROLOG_WINDOW]):
+            raise GecFormatError("refusing a DOCTYPE with attribute declarations in a document "
+                                 "that is not UTF-8", name, 1)
+        return head
+    start, end = match.span(1)
+    blank = bytes(b if b == 0x0A else 0x20 for b in head[start:end])
+    return head[:start] + blank + head[end:]
 
 
 def _decode_window(data: bytes) -> str:

@@ -176,7 +176,7 @@ def test_bad_sentence_level_input() -> None:
         loci_of_text(sentence("<error-list/>"))
     with pytest.raises(GecFormatError, match="without numann"):
         loci_of_text(sentence("<text>a</text>", "id='1'"))
-    with pytest.raises(GecFormatError, match="must not be negative"):
+    with pytest.raises(GecFormatError, match="numann must be 0 to 1000"):
         loci_of_text(sentence("<text>a</text>", "numann='-1'"))
     with pytest.raises(GecFormatError, match="unexpected element <foo> in <sentence>"):
         loci_of_text(sentence("<text>a</text><foo/>"))

@@ -15,7 +15,7 @@ from lxml import etree
 
 from gecformats import xmlsafe
 from gecformats.errors import GecFormatError
-from gecformats.model import Document, Edit
+from gecformats.model import MAX_DIGITS, Document, Edit
 from gecformats.report import Report
 
 
@@ -63,7 +63,9 @@ def offset_attribute(value: str | None, attribute: str) -> int:
         raise GecFormatError(f"no {attribute} attribute")
     v = value.strip()
     if not (v.isascii() and v.isdigit()):
-        raise GecFormatError(f"{attribute} must be a non-negative integer, not {value!r}")
+        raise GecFormatError(f"{attribute} must be a non-negative integer, not {value[:20]!r}")
+    if len(v) > MAX_DIGITS:
+        raise GecFormatError(f"{attribute} has more than {MAX_DIGITS} digits ({v[:20]}…)")
     return int(v)
 
 

@@ -117,7 +117,7 @@ from gecformats.errors import GecFormatError
 from gecformats.formats._hoo import escape_text
 from gecformats.io import open_binary, source_name, text_output
 from gecformats.convert.loci import Alternative, Change, Locus, LocusSentence
-from gecformats.model import Edit, Sentence, make_edit
+from gecformats.model import MAX_ANNOTATORS, MAX_DIGITS, Edit, Sentence, make_edit
 from gecformats.report import Report
 
 NAME = "ixml"
@@ -284,8 +284,8 @@ def _parse_sentence(
 
     ok = True
     numann = _number(element, "numann", problem, "<sentence>")
-    if numann is not None and numann < 0:
-        problem(element, f"numann must not be negative, not {numann}", "bad-number")
+    if numann is not None and not 0 <= numann <= MAX_ANNOTATORS:
+        problem(element, f"numann must be 0 to {MAX_ANNOTATORS}, not {numann}", "bad-number")
         numann = None
     if numann is None:
         ok = False
@@ -363,6 +363,10 @@ def _parse_error(
                 problem(alt_el, f"unexpected element <{alt_el.tag}> in <error>")
             continue
         ann = _number(alt_el, "ann", problem, "<alt>")
+        if ann is not None and abs(ann) >= MAX_ANNOTATORS:
+            problem(alt_el, f"ann of <alt> is out of range (ids are below {MAX_ANNOTATORS})",
+                    "bad-annotator")
+            ann = None
         _text_in(alt_el, problem, "<alt>")
         changes: list[Change] = []
         lines: list[int | None] = []
@@ -398,13 +402,14 @@ def _parse_error(
 
 def _number(el: etree._Element, attribute: str, problem: Problem, what: str) -> int | None:
     value = el.get(attribute)
-    if value is not None and value.isdigit() and value.isascii():
-        return int(value)
     if value is None:
         problem(el, f"a {what} without {attribute}")
         return None
     if not (value.isascii() and _INT.fullmatch(value)):
-        problem(el, f"{attribute} of {what} must be an integer, not {value!r}", "bad-number")
+        problem(el, f"{attribute} of {what} must be an integer, not {value[:20]!r}", "bad-number")
+        return None
+    if len(value.strip().lstrip("-")) > MAX_DIGITS:
+        problem(el, f"{attribute} of {what} has more than {MAX_DIGITS} digits", "bad-number")
         return None
     return int(value)
 

@@ -50,7 +50,7 @@ from maxmatch import split_hypothesis
 
 from gecformats.errors import GecFormatError
 from gecformats.io import Source, source_name, text_lines, text_output
-from gecformats.model import Edit, Sentence, Target, make_edit
+from gecformats.model import MAX_ANNOTATORS, MAX_DIGITS, Edit, Sentence, Target, make_edit
 from gecformats.report import Report
 
 NAME = "m2"
@@ -63,7 +63,7 @@ DELETION_META = ("m2.deletion", NONE)
 """``Edit.meta`` entry of an edit whose deletion was spelled ``-NONE-`` (NLPCC, ChERRANT)."""
 
 TargetMode = Literal["keep", "first", "split"]
-_TARGET = re.compile(r"T(\d+)(?:-A(\d+))?(?: (.*))?")
+_TARGET = re.compile(r"T([0-9]{1,3})(?:-A([0-9]{1,6}))?(?: (.*))?")
 
 
 def read(source: Source) -> Iterator[Sentence]:
@@ -236,6 +236,11 @@ def _parse_block(
     return sentence, edit_lines
 
 
+def _cut(text: str, size: int = 20) -> str:
+    """``text``, shortened to ``size`` characters for an error message."""
+    return text if len(text) <= size else text[:size] + "…"
+
+
 def _number_error(fields: list[str]) -> None:
     ann = fields[5].strip()
     if not (ann.isascii() and ann.lstrip("-").isdigit() and ann.count("-") <= 1):
@@ -258,6 +263,9 @@ def _parse_a(body: str) -> Edit | int:
             )
         raise GecFormatError(f"an 'A' line has 6 '|||'-separated fields, not {len(fields)}")
     numbers = fields[0] + fields[5]
+    if any(len(n) > MAX_DIGITS for n in (fields[0].split() or [""]) + [fields[5].strip()]):
+        raise GecFormatError(f"a number of more than {MAX_DIGITS} digits in {_cut(fields[0])!r} "
+                             f"or {_cut(fields[5])!r}", kind="bad-number")
     try:
         first, last = fields[0].split()
         start = int(first)
@@ -268,6 +276,9 @@ def _parse_a(body: str) -> Edit | int:
             raise ValueError(numbers)
     except ValueError:
         _number_error(fields)
+    if abs(annotator) >= MAX_ANNOTATORS:
+        raise GecFormatError(f"annotator id {annotator} is out of range (ids are below "
+                             f"{MAX_ANNOTATORS})", kind="bad-annotator")
     etype = fields[1]
     if etype == NOOP_TYPE:  # exactly: the NUS scorer keeps a ' noop ' line as an edit
         return annotator

@@ -40,7 +40,7 @@ from gecformats.errors import GecFormatError
 from gecformats.formats.parallel import check_text
 from gecformats.formats.tsv import Problems, rows, write_rows
 from gecformats.io import Source
-from gecformats.model import Parallel
+from gecformats.model import MAX_DIGITS, Parallel
 from gecformats.report import Report
 
 NAME = "nlpcc"
@@ -110,9 +110,9 @@ def parse_fields(fields: list[str], name: str, number: int, *,
     if len(fields) < 2:
         raise GecFormatError(f"the line has {len(fields)} field; it must be {_LAYOUT}",
                              name, number, "field-count")
-    if not _COUNT.fullmatch(fields[1]):
-        raise GecFormatError(f"N (field 2) must be a non-negative integer, not {fields[1]!r}",
-                             name, number)
+    if not _COUNT.fullmatch(fields[1]) or len(fields[1]) > MAX_DIGITS:
+        raise GecFormatError(f"N (field 2) must be a non-negative integer of at most "
+                             f"{MAX_DIGITS} digits, not {fields[1][:20]!r}", name, number)
     n = int(fields[1])
     if len(fields) != n + 3:
         raise GecFormatError(f"N is {n}, so the line must have {n + 3} fields, but it has "
