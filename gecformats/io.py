@@ -8,11 +8,14 @@ byte-order mark, CRLF line ends, a missing final newline).  Every writer writes 
 
 from __future__ import annotations
 
+import errno
 import gzip
 import io
 import os
+import signal
 import sys
 import tempfile
+import threading
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -173,19 +176,66 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
         yield sys.stdout
         sys.stdout.flush()
         return
+    if os.path.isdir(target):
+        raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", target)
     folder = os.path.dirname(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder)
+    with _named_as(target):
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
+                                   dir=folder)
     try:
-        with open(fd, "w", encoding="utf-8", newline="\n") as fh:
+        with terminations_raise(), open(fd, "w", encoding="utf-8", newline="\n") as fh:
             yield fh
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; give the usual mode
-        os.replace(tmp, target)
+        with _named_as(target):
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; give the usual mode
+            os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
         raise
+
+
+@contextmanager
+def _named_as(target: str) -> Iterator[None]:
+    """OS errors about a temporary file are reported with the path the user gave."""
+    try:
+        yield
+    except OSError as exc:
+        raise type(exc)(exc.errno, exc.strerror or str(exc), target) from None
+
+
+class Terminated(SystemExit):
+    """SIGTERM or SIGHUP arrived while an output was being written; the exit status is
+    128 + the signal number, as a shell reports a process ended by the signal."""
+
+
+@contextmanager
+def terminations_raise() -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP raise :class:`Terminated`, so that the
+    ``except`` clauses that remove temporary files run (by default the signals end the
+    process at once and leave them behind).  The previous handlers are restored after.
+    Only the main thread can set handlers; elsewhere this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    wanted = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+              if s is not None]
+
+    def raise_terminated(signum: int, _frame: object) -> None:
+        raise Terminated(128 + signum)
+
+    previous = {}
+    for signum in wanted:
+        handler = signal.getsignal(signum)
+        if handler in (signal.SIG_DFL, None):  # a handler someone else set is kept
+            previous[signum] = handler
+            signal.signal(signum, raise_terminated)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
 
 
 @contextmanager
@@ -224,9 +274,11 @@ def atomic_directory(path: str | os.PathLike[str]) -> Iterator[Path]:
     target = Path(os.fspath(path))
     parent = target.absolute().parent
     parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
+    with _named_as(os.fspath(path)):
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
     try:
-        yield tmp
+        with terminations_raise():
+            yield tmp
         if not target.exists():
             os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp creates 0700; give the usual mode
             os.replace(tmp, target)

@@ -140,3 +140,82 @@ def test_broken_gzip_names_the_file(tmp_path: Path, damage: str) -> None:
         code, output = run(*command)
         assert code != 0 and f"{path}: cannot decompress" in output and "Aborted" not in output
     assert not (tmp_path / "out.m2").exists()
+
+
+# --------------------------------------------------------------------------- outputs
+
+KILLED = """
+import os, signal, sys, time
+from gecformats.io import atomic_directory, atomic_output
+with {opener}(sys.argv[1]) as out:
+    {write}
+    os.kill(os.getpid(), getattr(signal, sys.argv[2]))
+    time.sleep(30)
+"""
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("opener, write", [
+    ("atomic_output", "out.write('partial')"),
+    ("atomic_directory", "(out / 'a.txt').write_text('partial')"),
+])
+def test_a_termination_signal_leaves_no_temporary_file(tmp_path: Path, signame: str, opener: str,
+                                                        write: str) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    target = tmp_path / "out"
+    code = KILLED.format(opener=opener, write=write)
+    done = subprocess.run([sys.executable, "-c", code, str(target), signame], timeout=20)
+    assert done.returncode == 128 + getattr(signal, signame)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unwritable_output_is_named_as_given(tmp_path: Path) -> None:
+    source = FIXTURES / "m2" / "conll14.m2"
+    missing = tmp_path / "no" / "such" / "out.m2"
+    code, output = run("convert", str(source), str(missing))
+    assert code != 0 and f"{missing}:" in output and ".tmp" not in output
+    (tmp_path / "dir.m2").mkdir()
+    code, output = run("convert", str(source), str(tmp_path / "dir.m2"))
+    assert code != 0 and "dir.m2" in output and "directory" in output and ".tmp" not in output
+
+
+# --------------------------------------------------------------------------- writers
+
+
+def test_a_bar_in_a_reference_is_a_clean_error(tmp_path: Path) -> None:
+    path = tmp_path / "pipe.tsv"
+    path.write_text("He go home .\tHe goes||went home .\n")
+    out = tmp_path / "out.m2"
+    code, output = run("convert", str(path), str(out), "--tokenizer", "space")
+    assert code == 1 and f"{path}: sentence 1 cannot be written as m2" in output
+    assert not out.exists() and list(tmp_path.iterdir()) == [path]
+
+
+@pytest.mark.parametrize("to", ["ixml", "hoo2011", "hoo2012"])
+def test_control_characters_reaching_xml_writers(tmp_path: Path, to: str) -> None:
+    path = tmp_path / "ctl.m2"
+    path.write_text("S a\x01 b\nA 0 1|||X|||y\x02|||REQUIRED|||-NONE-|||0\n\n")
+    out = tmp_path / ("out.xml" if to == "ixml" else "out")
+    code, output = run("convert", str(path), str(out), "--to", to)
+    assert code == 1 and "cannot be written in XML" in output and not out.exists()
+
+
+@pytest.mark.parametrize("char", ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1d",
+                                  "\x1e", "\r"])
+def test_m2_line_breaks_other_than_newline_in_a_field(tmp_path: Path, char: str) -> None:
+    path = tmp_path / "lb.m2"
+    path.write_text(f"S a b\nA 0 1|||X|||y{char}z|||REQUIRED|||-NONE-|||0\n\n", newline="")
+    code, output = run("validate", str(path))
+    assert code == 1 and "a line break for the NUS scorer" in output
+    code, output = run("convert", str(path), str(tmp_path / "out.m2"))
+    assert code == 1 and "lb.m2:2:" in output
+
+
+def test_refs_refuses_an_edit_out_of_range(tmp_path: Path) -> None:
+    path = tmp_path / "oor.m2"
+    path.write_text("S a b c\nA 5 6|||X|||y|||REQUIRED|||-NONE-|||0\n\n")
+    code, output = run("refs", str(path))
+    assert code == 1 and "edit 5 6 does not fit the sentence's 3 tokens" in output

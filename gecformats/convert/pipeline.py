@@ -22,7 +22,7 @@ from gecformats import formats
 from gecformats.convert.chars import sentences_to_chars
 from gecformats.errors import GecFormatError
 from gecformats.convert.extract import ExtractionReport
-from gecformats.io import Source
+from gecformats.io import Source, source_name
 from gecformats.model import Document, Parallel, Sentence
 from gecformats.report import Report
 from gecformats.convert.retokenize import ConversionReport, documents_to_sentences, to_document, to_documents
@@ -128,9 +128,31 @@ def convert(
                              "through M2")
     elif reader.NAME == "hoo2012" and writer.NAME == "hoo2011":
         items = _part_ids(items)
-    report = writer.write(items, dest, **options)
+    counted = _Counted(items)
+    try:
+        report = writer.write(counted, dest, **options)
+    except GecFormatError:
+        raise
+    except ValueError as exc:  # what the output format cannot hold (a '|' in an M2 field ...)
+        unit = "document" if writer.UNIT == "char" else "sentence"
+        raise GecFormatError(f"{unit} {counted.count} cannot be written as {writer.NAME}: {exc}",
+                             source_name(source), kind="unwritable") from None
     report.conversion = conversion
     return report
+
+
+class _Counted:
+    """An iterable that counts the items taken from it: a writer that fails on an item
+    streams, so the failing item is the last one taken."""
+
+    def __init__(self, items: Iterable[Any]) -> None:
+        self._items = items
+        self.count = 0
+
+    def __iter__(self) -> Iterator[Any]:
+        for item in self._items:
+            self.count += 1
+            yield item
 
 
 _TEXT_TO_TOKENS = {"types": "--types", "split_substitutions": "--split-substitutions",

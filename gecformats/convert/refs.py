@@ -46,6 +46,7 @@ from typing import IO
 
 from gecformats.errors import GecFormatError
 from gecformats.convert.loci import Change, Locus, LocusSentence
+from gecformats.io import source_name
 
 DEFAULT_MAX = 1_000_000
 """Up to how many combinations :func:`count` enumerates to give an exact count."""
@@ -276,6 +277,14 @@ def read(
     if module.UNIT != "token":
         raise GecFormatError(f"references need tokens: convert {module.NAME} data to M2 first")
     for number, sentence in enumerate(module.read(source), 1):
+        size = len(sentence.source)
+        for annotator, edits in sentence.annotators.items():
+            for e in edits:
+                if not 0 <= e.start <= e.end <= size:
+                    raise GecFormatError(
+                        f"sentence {number}: annotator {annotator}, edit {e.start} {e.end} does "
+                        f"not fit the sentence's {size} tokens (no reference can apply it)",
+                        source_name(source), kind="offset-out-of-range")
         ls = loci_of(sentence, grouping)
         yield replace(ls, id=str(number))
 

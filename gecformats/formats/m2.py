@@ -163,6 +163,12 @@ def _parse_block(
     lineno = first_line
     for line in block[1:] if len(block) > 1 else ():
         lineno += 1
+        unsafe = _UNSAFE.search(line)
+        if unsafe is not None:
+            # the NUS scorer splits its input with str.splitlines(): it would end the line here
+            problem(lineno, f"the line contains U+{ord(unsafe.group()):04X}, a line break for "
+                    "the NUS scorer (str.splitlines)")
+            continue
         if line[:2] == "A ":
             try:
                 parsed = _parse_a(line[2:])
