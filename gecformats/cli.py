@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import inspect
 import json
+import math
 import os
 import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from enum import Enum
-from typing import Optional
+from typing import Any, Optional
 
 import typer
+from typer.core import TyperGroup, TyperOption
 
 from gecformats import __version__, formats
 from gecformats.convert import convert as convert_file
-from gecformats.errors import GecFormatError
+from gecformats.errors import GecFormatError, UsageError
 from gecformats.metrics.gleu import ABSENT as GLEU_ABSENT, DEFAULT_VERSION, ORDER, VERSIONS as GLEU_VERSIONS
 from gecformats.metrics.gleu import format_text as format_gleu, gleu_files
 from gecformats.io import atomic_output
@@ -25,9 +27,56 @@ from gecformats.metrics.score import ScoredSentence, ScoreResult, Scoring, count
 from gecformats.metrics.stats import format_stats, stats as count_stats, text_stats
 from gecformats.validate import validate as validate_file
 
+def _no_flag_type(display: Any) -> Any:
+    """``display_type_rich`` that shows nothing for a switch: typer's rich help would print
+    ``<bool>`` beside ``--quiet``, as if it took a value."""
+
+    def display_type_rich(self: Any, ctx: Any) -> Any:
+        return None if getattr(self, "is_flag", False) and self.metavar is None else display(self, ctx)
+
+    return display_type_rich
+
+
+if hasattr(TyperOption, "display_type_rich"):
+    TyperOption.display_type_rich = _no_flag_type(TyperOption.display_type_rich)  # type: ignore[method-assign]
+
+
+class _OneLineErrors(TyperGroup):
+    """The command group with usage errors on one line: ``gecformats: Invalid value for
+    '--beta': ... (try 'gecformats score --help')`` and exit status 2, instead of a framed
+    block, so that every error of every command has the same one-line form."""
+
+    def main(self, args: Any = None, prog_name: str | None = None,  # type: ignore[override]
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.Abort:
+            if not standalone_mode:
+                raise
+            typer.echo("gecformats: aborted", err=True)
+            sys.exit(BAD_DATA)
+        except Exception as exc:
+            # click's ClickException (typer >= 0.20 vendors click, so matched by its shape)
+            if not standalone_mode or not hasattr(exc, "format_message") or not hasattr(exc, "exit_code"):
+                raise
+            ctx = getattr(exc, "ctx", None)
+            if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+                typer.echo(ctx.get_help())
+                sys.exit(USAGE)
+            hint = f" (try '{ctx.command_path} --help')" if ctx is not None else ""
+            typer.echo(f"gecformats: {exc.format_message()}{hint}", err=True)
+            sys.exit(exc.exit_code)
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(
+    cls=_OneLineErrors,
     name="gecformats",
-    help="Read, write, convert, check and count GEC annotation files (M2, ...).",
+    help="Read, write, convert, check and score grammatical error correction data: M2, HOO, "
+    "I-measure XML and parallel text; MaxMatch (M2) and GLEU scores, references, correlations.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -67,11 +116,11 @@ class SegmenterName(str, Enum):
 
 
 @contextmanager
-def user_errors(malformed: int = 1, unreadable: int = 2) -> Iterator[None]:
-    """Turn input problems into one ``FILE:LINE: message`` line on stderr and an exit code.
-
-    Malformed input exits ``malformed``; a file that cannot be opened or read exits
-    ``unreadable``.
+def user_errors() -> Iterator[None]:
+    """Turn every problem a user can cause into one ``gecformats: FILE:LINE: message`` line on
+    standard error and the exit status of the one convention of every command: 1 for bad
+    input data (malformed, misaligned, unreadable or missing files), 2 for bad usage (an
+    unknown format name, a format that cannot be inferred, an option that does not apply).
     """
     try:
         yield
@@ -82,12 +131,26 @@ def user_errors(malformed: int = 1, unreadable: int = 2) -> Iterator[None]:
         raise typer.Exit(0) from None
     except GecFormatError as exc:
         typer.echo(f"gecformats: {exc}", err=True)
-        raise typer.Exit(malformed) from None
+        raise typer.Exit(USAGE if isinstance(exc, UsageError) else BAD_DATA) from None
+    except UnicodeDecodeError as exc:
+        typer.echo(f"gecformats: not valid UTF-8 ({exc.reason})", err=True)
+        raise typer.Exit(BAD_DATA) from None
     except OSError as exc:
         name = exc.filename if exc.filename is not None else ""
         reason = exc.strerror or str(exc)
         typer.echo(f"gecformats: {name}: {reason}" if name else f"gecformats: {reason}", err=True)
-        raise typer.Exit(unreadable) from None
+        raise typer.Exit(BAD_DATA) from None
+    except (MemoryError, RecursionError) as exc:
+        what = "out of memory" if isinstance(exc, MemoryError) else "input nested too deeply"
+        typer.echo(f"gecformats: {what}: the input is too large or malformed for this command",
+                   err=True)
+        raise typer.Exit(BAD_DATA) from None
+
+
+BAD_DATA = 1
+"""Exit status for bad input data (malformed, misaligned, unreadable, missing)."""
+USAGE = 2
+"""Exit status for bad usage (unknown option or format, missing argument, bad value)."""
 
 
 def _version(value: bool) -> None:
@@ -102,7 +165,7 @@ def _root(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
     ),
 ) -> None:
-    """Read, write, convert, check and count GEC annotation files."""
+    """Read, write, convert, check and score grammatical error correction data."""
 
 
 FORMAT_HELP = f"Format name ({', '.join(formats.FORMATS)}); inferred from the suffix if omitted."
@@ -211,6 +274,11 @@ def convert(
     options: dict[str, object] = {}
     to_name = to_format
     with user_errors():
+        if from_format is None and not refs:
+            from_format = formats.infer_input(
+                input, f"gecformats convert {input} {output} --from {{format}}")
+        if to_format is None and output == "-":
+            to_format = from_format if formats.get(from_format or "m2").UNIT == "token" else "m2"
         to_name = to_format or formats.infer(output)
         if to_name == "m2":
             options["deletion"] = {"keep": None, "empty": "", "none": "-NONE-"}[deletion.value]
@@ -251,7 +319,8 @@ def stats(
     """Count sentences, tokens, edits and noop lines per annotator, and error types (for
     parallel text: sentences, characters and references per position)."""
     with user_errors():
-        reader = formats.get(from_format or formats.infer(file))
+        reader = formats.get(from_format or formats.infer_input(
+            file, f"gecformats stats {file} --from {{format}}"))
         if reader.UNIT == "char":
             raise GecFormatError(f"stats counts tokens; convert {reader.NAME} data to M2 first "
                                  f"(gecformats convert {file} OUT.m2 --from {reader.NAME})")
@@ -270,12 +339,11 @@ def validate(
 ) -> None:
     """Report every problem with file, line, sentence and kind.
 
-    Exit status: 0 clean, 1 problems found, 2 the file cannot be read.
+    Exit status: 0 clean, 1 problems found or the file cannot be read, 2 bad usage.
     """
     problems = []
-    # problems in the content are reported, not raised: what is raised means unreadable
-    with user_errors(malformed=2, unreadable=2):
-        fmt = from_format or formats.infer(file)
+    with user_errors():
+        fmt = from_format or formats.infer_input(file, f"gecformats validate {file} --from {{format}}")
         for problem in validate_file(file, fmt):
             problems.append(problem)
             if not as_json:
@@ -330,6 +398,8 @@ def refs(
 
     capped: list[tuple[str | None, int]] = []
     with user_errors():
+        from_format = from_format or formats.infer_input(
+            input, f"gecformats refs {input} --from {{format}}")
         sentences = read_loci(input, from_format, grouping.value)
         with atomic_output(output) as fh:
             write_references(sentences, fh, mix=mix, max=max, format=output_format.value,
@@ -386,8 +456,18 @@ def score(
     """Score HYPOTHESIS against an M2 gold file with MaxMatch (M2), exactly like the NUS m2scorer.
 
     Nothing is printed or written unless the whole input is scored (a line-count mismatch is
-    found at the end). Exit status: 0 scored, 1 malformed input, 2 a file cannot be read.
+    found at the end). Exit status: 0 scored, 1 bad input data (malformed, misaligned or
+    unreadable), 2 bad usage.
     """
+    if not math.isfinite(beta) or beta <= 0:
+        raise typer.BadParameter(f"must be a finite number > 0, not {beta}", param_hint="'--beta'")
+    if max_unchanged_words < 0:
+        raise typer.BadParameter(f"must be 0 or more, not {max_unchanged_words}",
+                                 param_hint="'--max-unchanged-words'")
+    if per_sentence == "-" and output_format is not ScoreFormat.text:
+        raise typer.BadParameter(f"standard output already carries the {output_format.value} "
+                                 "score; write the per-sentence table to a file",
+                                 param_hint="'--per-sentence -'")
     scoring = _scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
                        ignore_whitespace_casing=ignore_whitespace_casing,
                        per_sentence=per_sentence is not None, segment=segment,
@@ -563,7 +643,7 @@ def gleu(
     output is SYSTEM<TAB>SCORE per hypothesis (the file's base name), ready for `gecformats
     correlate`; json is {"results": [{"hypothesis", "system", "score", ...}], "signature",
     "settings"}.  Notes on generated references go to standard error.  Exit status: 0
-    scored, 1 malformed or misaligned input, 2 a file cannot be read or a bad option.
+    scored, 1 bad input data (malformed, misaligned or unreadable), 2 bad usage.
     """
     if ci and not version.value.startswith("plus"):
         raise typer.BadParameter("only GLEU+ samples (use --version plus)", param_hint="'--ci'")
@@ -615,8 +695,8 @@ def correlate(
     are negated before correlating, so a positive correlation always means that the metric
     agrees with the humans. Every system must be in both files (or be --exclude'd).
 
-    Exit status: 0 done, 1 malformed input or systems that do not match, 2 a file cannot
-    be read.
+    Exit status: 0 done, 1 bad input data (malformed or unreadable files, systems that do
+    not match), 2 bad usage.
     """
     from gecformats.metrics.correlate import correlate as correlate_scores, read_scores
 

@@ -39,3 +39,13 @@ class GecFormatError(ValueError):
 
     def __reduce__(self) -> tuple[type, tuple[str, str | None, int | None, str]]:
         return (type(self), (self.message, self.file, self.line, self.kind))
+
+
+class UsageError(GecFormatError):
+    """The request itself is wrong, whatever the data: an unknown format name, a format
+    that cannot be inferred from a file name, an option that does not apply to the
+    conversion asked for.  The CLI exits 2 for these (1 for bad data)."""
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None,
+                 kind: str = "usage") -> None:
+        super().__init__(message, file, line, kind)

@@ -45,9 +45,9 @@ def test_convert_targets_first_reports_the_loss(tmp_path: Path) -> None:
 
 def test_convert_unknown_suffix_needs_a_format(tmp_path: Path) -> None:
     code, _, err = run("convert", CONLL, tmp_path / "out.txt")
-    assert code == 1 and "--from/--to" in err
+    assert code == 2 and "--from/--to" in err
     code, _, err = run("convert", CONLL, tmp_path / "out.txt", "--to", "nope")
-    assert code == 1 and "unknown format 'nope'" in err
+    assert code == 2 and "unknown format 'nope'" in err
     assert list(tmp_path.iterdir()) == []
 
 
@@ -63,7 +63,7 @@ def test_convert_bad_input_leaves_no_output(tmp_path: Path) -> None:
 
 def test_convert_missing_input(tmp_path: Path) -> None:
     code, _, err = run("convert", tmp_path / "missing.m2", tmp_path / "out.m2")
-    assert code == 2 and "missing.m2: No such file or directory" in err
+    assert code == 1 and "missing.m2: No such file or directory" in err
 
 
 def test_stats_text_and_json() -> None:
@@ -92,11 +92,11 @@ def test_validate_exit_codes_and_json(tmp_path: Path) -> None:
     assert code == 1 and [p["kind"] for p in problems] == ["syntax"] * 4
     assert set(problems[0]) == {"file", "line", "sentence", "kind", "message"}
     code, _, err = run("validate", tmp_path / "missing.m2")
-    assert code == 2 and "No such file" in err
+    assert code == 1 and "No such file" in err
     latin1 = tmp_path / "latin1.m2"
     latin1.write_bytes(b"S caf\xe9\n")
     code, _, err = run("validate", latin1)
-    assert code == 2 and "latin1.m2:1: not valid UTF-8" in err
+    assert code == 1 and "latin1.m2:1: not valid UTF-8" in err
 
 
 def test_validate_nlpcc_gold() -> None:
@@ -119,3 +119,76 @@ def test_module_entry_point_prints_errors_without_traceback(command: list[str], 
     assert result.returncode == 1
     assert result.stderr.strip() == f"gecformats: {bad}:2: annotator must be an integer, not 'x'"
     assert "Traceback" not in result.stderr
+
+
+# ------------------------------------------------------------- one convention (issue 13)
+
+COMMANDS = ["convert", "validate", "stats", "refs", "score", "gleu", "correlate"]
+
+
+def test_top_level_help_names_every_command() -> None:
+    code, out, _ = run("--help")
+    assert code == 0 and all(command in out for command in COMMANDS)
+    assert "score" in out.splitlines()[3] + out.splitlines()[4] or "GLEU" in out
+
+
+@pytest.mark.parametrize("command", [None, *COMMANDS])
+def test_help_renders_switches_as_switches(command: str | None) -> None:
+    code, out, _ = run(*([command] if command else []), "--help")
+    assert code == 0 and "<bool>" not in out and "BOOLEAN" not in out
+
+
+@pytest.mark.parametrize("args", [
+    ["score", str(CONLL), "--gold", str(CONLL), "--beta", "nan"],
+    ["convert", str(CONLL)],
+    ["stats", str(CONLL), "--bogus"],
+    ["refs", str(CONLL), "--max", "0"],
+    ["convert", str(CONLL), "out.m2", "--from", "nope"],
+])
+def test_usage_errors_are_one_line_and_exit_2(args: list[str]) -> None:
+    code, out, err = run(*args)
+    assert code == 2 and out == "" and err.startswith("gecformats: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", [["convert", "{}", "{out}"], ["validate", "{}"], ["stats", "{}"],
+                                     ["refs", "{}"], ["score", "{}", "--gold", "{}"]])
+def test_missing_input_is_bad_data_exit_1(tmp_path: Path, command: list[str]) -> None:
+    missing = tmp_path / "missing.m2"
+    args = [a.format(missing, out=tmp_path / "out.m2") for a in command]
+    code, _, err = run(*args)
+    assert code == 1 and "missing.m2" in err and err.count("\n") == 1
+
+
+def test_suffixless_m2_is_recognised(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.01"  # NLPCC 2018's gold file has no suffix
+    gold.write_bytes(CONLL.read_bytes())
+    assert run("stats", gold)[0] == 0
+    assert run("validate", gold)[0] == 0
+    code, out, _ = run("convert", gold, "-")
+    assert code == 0 and out == CONLL.read_text(encoding="utf-8")
+
+
+def test_an_unknown_suffixless_input_asks_for_from_with_the_command(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.write_text("hello\n")
+    code, _, err = run("convert", plain, tmp_path / "out.m2")
+    assert code == 2 and f"gecformats convert {plain} {tmp_path / 'out.m2'} --from m2" in err
+
+
+def test_convert_to_standard_output_keeps_the_input_format() -> None:
+    code, out, _ = run("convert", CONLL, "-")
+    assert code == 0 and out == CONLL.read_text(encoding="utf-8")
+
+
+def test_standard_input_is_sniffed(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["stats", "-"], input=CONLL.read_text(encoding="utf-8"))
+    assert result.exit_code in (0, 2)  # a test runner's stdin cannot be peeked at: --from m2
+    result = CliRunner().invoke(app, ["stats", "-", "--from", "m2"], input=CONLL.read_text(encoding="utf-8"))
+    assert result.exit_code == 0
+
+
+def test_a_directory_where_a_file_is_expected(tmp_path: Path) -> None:
+    folder = tmp_path / "folder.m2"
+    folder.mkdir()
+    code, _, err = run("stats", folder)
+    assert code == 1 and "folder.m2" in err and "directory" in err.lower()

@@ -138,7 +138,7 @@ def test_malformed_gold_and_missing_file(tmp_path: Path) -> None:
     code, _, err = score(HYP, "--gold", FIXTURES / "m2" / "invalid" / "syntax.m2")
     assert code == 1 and re.match(r"gecformats: \S+syntax\.m2:\d+: ", err)
     code, _, err = score(tmp_path / "nothere.txt", "--gold", GOLD)
-    assert code == 2 and "nothere.txt" in err
+    assert code == 1 and "nothere.txt" in err  # a missing input is bad data: 1 (usage: 2)
 
 
 def test_score_subprocess() -> None:
@@ -275,7 +275,18 @@ def test_maxmatch_edgecases(hyp: str, gold: str, expected: str) -> None:
         assert code == 1 and out == "" and re.match(r"maxmatch: \S+:", err)
 
 
-def test_json_stays_strict_with_beta_inf() -> None:
-    code, out, _ = score(SCORE / "cat.hyp", "--gold", SCORE / "cat.m2", "--beta", "inf", "--format", "json")
-    data = json.loads(out, parse_constant=lambda name: pytest.fail(f"non-JSON constant {name}"))
-    assert code == 0 and data["beta"] == "inf" and data["f"] == "nan"
+@pytest.mark.parametrize("beta", ["inf", "nan", "-1", "0"])
+def test_beta_must_be_finite_and_positive(beta: str) -> None:
+    code, out, err = score(SCORE / "cat.hyp", "--gold", SCORE / "cat.m2", "--beta", beta, "--format", "json")
+    assert (code, out) == (2, "") and "Invalid value for '--beta'" in err and err.count("\n") == 1
+
+
+def test_max_unchanged_words_must_not_be_negative() -> None:
+    code, out, err = score(SCORE / "cat.hyp", "--gold", SCORE / "cat.m2", "--max-unchanged-words", "-5")
+    assert (code, out) == (2, "") and "--max-unchanged-words" in err
+
+
+def test_per_sentence_to_stdout_is_refused_with_json() -> None:
+    code, out, err = score(SCORE / "cat.hyp", "--gold", SCORE / "cat.m2", "--per-sentence", "-",
+                           "--format", "json")
+    assert (code, out) == (2, "") and "--per-sentence -" in err

@@ -295,7 +295,7 @@ def test_m2_to_m2_by_characters(tmp_path: Path) -> None:
 def test_m2_to_m2_cannot_retokenize(tmp_path: Path, tokenizer: str) -> None:
     out = tmp_path / "out.m2"
     code, _, err = run("convert", FIXTURES / "m2" / "conll14.m2", out, "--tokenizer", tokenizer)
-    assert code == 1
+    assert code == 2  # usage
     assert err.strip() == (f"gecformats: M2 → M2 can only split words into characters "
                            f"(--tokenizer char), not re-tokenize with '{tokenizer}'")
     assert list(tmp_path.iterdir()) == []
@@ -304,11 +304,11 @@ def test_m2_to_m2_cannot_retokenize(tmp_path: Path, tokenizer: str) -> None:
 def test_text_and_hoo_do_not_convert(tmp_path: Path) -> None:
     code, _, err = run("convert", EN_SRC, tmp_path / "hoo", "--from", "parallel", "--ref",
                        EN_REF0, "--to", "hoo2011")
-    assert code == 1
+    assert code == 2  # usage
     assert err.strip() == "gecformats: no conversion between parallel and hoo2011: convert through M2"
     hoo = FIXTURES / "hoo2011"
     code, _, err = run("convert", hoo, tmp_path / "out.tsv", "--from", "hoo2011")
-    assert code == 1
+    assert code == 2
     assert err.strip() == "gecformats: no conversion between hoo2011 and tsv: convert through M2"
     assert list(tmp_path.iterdir()) == []
 
@@ -538,14 +538,14 @@ def test_extraction_options_are_refused_elsewhere(tmp_path: Path, option: tuple[
                                                   message: str) -> None:
     out = tmp_path / "out"
     code, _, err = run("convert", FIXTURES / "m2" / "conll14.m2", out, "--to", "parallel", *option)
-    assert code == 1 and message in err
+    assert code == 2 and message in err
     assert not out.exists()
 
 
 def test_alternative_is_refused_outside_m2_to_text(tmp_path: Path) -> None:
     code, _, err = run("convert", EN_SRC, tmp_path / "o.m2", "--from", "parallel", "--ref",
                        EN_REF0, "--alternative", "1")
-    assert code == 1 and "--alternative applies only to M2 → text" in err
+    assert code == 2 and "--alternative applies only to M2 → text" in err
 
 
 def test_character_level_extraction_against_cherrant() -> None:

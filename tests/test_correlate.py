@@ -457,7 +457,7 @@ def test_cli_exit_codes(tmp_path: Path, files: tuple[Path, Path]) -> None:
     code, _, err = run(files[0], files[1], "--exclude", "NOPE")
     assert code == 1 and "cannot exclude NOPE" in err
     code, _, err = run(tmp_path / "missing.txt", files[1])
-    assert code == 2 and "missing.txt: No such file or directory" in err
+    assert code == 1 and "missing.txt: No such file or directory" in err
     code, _, _ = run(files[0], files[1], "--format", "xml")
     assert code == 2  # usage error
 

@@ -771,7 +771,7 @@ def test_cli_errors(tmp_path):
     code, out, err = cli(*BASE, SYSTEM_A, short)
     assert code == 1 and f"{short}:" in err and out == ""
     code, _, err = cli(*BASE, tmp_path / "missing.txt")
-    assert code == 2 and "missing.txt" in err
+    assert code == 1 and "missing.txt" in err
     code, _, err = cli("--source", SOURCE, SYSTEM_A)
     assert code == 2
     code, _, err = cli(*BASE, "--lambda", "0.1", SYSTEM_A)

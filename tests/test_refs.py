@@ -585,7 +585,7 @@ def test_cli_refs_malformed_input_leaves_no_file(tmp_path: Path) -> None:
 
 def test_cli_refs_missing_input(tmp_path: Path) -> None:
     code, _, err = run("refs", tmp_path / "missing.m2")
-    assert code == 2 and "missing.m2: No such file or directory" in err
+    assert code == 1 and "missing.m2: No such file or directory" in err
 
 
 # ---------------------------------------------------------------------------------------

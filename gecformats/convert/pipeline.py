@@ -20,7 +20,7 @@ from typing import Any
 from gecformats.convert import extract
 from gecformats import formats
 from gecformats.convert.chars import sentences_to_chars
-from gecformats.errors import GecFormatError
+from gecformats.errors import GecFormatError, UsageError
 from gecformats.convert.extract import ExtractionReport
 from gecformats.io import Source, source_name
 from gecformats.model import Document, Parallel, Sentence
@@ -119,12 +119,12 @@ def convert(
                                   joiner=extract.joiner_for(tokenizer), report=conversion)
     elif units == ("token", "token") and tokenizer is not None:
         if tokenizer != "char":
-            raise GecFormatError(f"M2 → M2 can only split words into characters (--tokenizer "
+            raise UsageError(f"M2 → M2 can only split words into characters (--tokenizer "
                                  f"char), not re-tokenize with {tokenizer!r}")
         conversion = ExtractionReport()
         items = sentences_to_chars(items, shrink=shrink, report=conversion)
     elif "text" in units and units != ("text", "text"):
-        raise GecFormatError(f"no conversion between {reader.NAME} and {writer.NAME}: convert "
+        raise UsageError(f"no conversion between {reader.NAME} and {writer.NAME}: convert "
                              "through M2")
     elif reader.NAME == "hoo2012" and writer.NAME == "hoo2011":
         items = _part_ids(items)
@@ -165,9 +165,9 @@ def _check_options(units: tuple[str, str], **given: Any) -> None:
         for name, flag in _TEXT_TO_TOKENS.items():
             value = given[name]
             if value is not None and value is not False and not (name == "jobs" and value == 1):
-                raise GecFormatError(f"{flag} applies only to text → M2 (edit extraction)")
+                raise UsageError(f"{flag} applies only to text → M2 (edit extraction)")
     if units != ("token", "text") and given["alternative"]:
-        raise GecFormatError("--alternative applies only to M2 → text")
+        raise UsageError("--alternative applies only to M2 → text")
 
 
 def _simplified(items: Iterable[Parallel], report: ExtractionReport) -> Iterator[Parallel]:

@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal, Protocol, cast, runtime_checkable
 
-from gecformats.errors import GecFormatError
+from gecformats.errors import UsageError
 from gecformats.formats import cherrant, hoo2011, hoo2012, ixml, m2, nlpcc, parallel, tsv
 from gecformats.report import Report
 
@@ -56,19 +56,19 @@ def get(name: str) -> Format:
     """The module of format ``name``.
 
     Raises:
-        GecFormatError: no such format (the message lists the known ones).
+        UsageError: no such format (the message lists the known ones).
     """
     try:
         return FORMATS[name]
     except KeyError:
-        raise GecFormatError(f"unknown format {name!r} (known: {', '.join(FORMATS)})") from None
+        raise UsageError(f"unknown format {name!r} (known: {', '.join(FORMATS)})") from None
 
 
 def infer(path: str | os.PathLike[str]) -> str:
     """The format name implied by the suffix of ``path`` (``.gz`` is looked through).
 
     Raises:
-        GecFormatError: no format, or more than one, uses the suffix; name one with
+        UsageError: no format, or more than one, uses the suffix; name one with
             ``--from``/``--to``.
     """
     name = os.fspath(path).lower()
@@ -78,11 +78,66 @@ def infer(path: str | os.PathLike[str]) -> str:
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise GecFormatError(
+        raise UsageError(
             f"the suffix of {os.fspath(path)!r} fits several formats ({', '.join(matches)}); "
             "name one with --from/--to"
         )
-    raise GecFormatError(
+    raise UsageError(
         f"cannot tell the format of {os.fspath(path)!r} from its suffix; "
         f"name it with --from/--to (known: {', '.join(FORMATS)})"
     )
+
+
+def infer_input(path: str | os.PathLike[str], example: str | None = None) -> str:
+    """The format of an input file: from its suffix, else from its first bytes.
+
+    A file without a telling suffix (NLPCC 2018's ``gold.01``) or standard input (``-``)
+    is recognised as M2 when its first line is an ``S`` line and as I-measure XML when it
+    opens a ``<scripts>`` document; anything else must be named.
+
+    Args:
+        path: the input (``-`` is standard input, peeked at without consuming it).
+        example: the command line to suggest, with ``{format}`` where ``--from`` goes
+            (e.g. ``"gecformats convert gold.01 OUT.m2 --from {format}"``).
+
+    Raises:
+        UsageError: the format cannot be told; the message gives the command to type.
+    """
+    try:
+        return infer(path)
+    except UsageError as exc:
+        suffix_error = exc
+    found = _sniff(path)
+    if found is not None:
+        return found
+    if example is None:
+        raise suffix_error
+    raise UsageError(f"cannot tell the format of {os.fspath(path)!r} from its name or first "
+                     f"line; name it, e.g.: {example.format(format='m2')} (formats: "
+                     f"{', '.join(FORMATS)})")
+
+
+def _sniff(path: str | os.PathLike[str]) -> str | None:
+    """``m2`` or ``ixml`` when the first bytes of ``path`` say so, else ``None``."""
+    import gzip
+    import sys
+
+    name = os.fspath(path)
+    try:
+        if name == "-":
+            peek = getattr(sys.stdin.buffer, "peek", None)
+            head = peek(1024)[:1024] if peek is not None else b""
+        elif os.path.isfile(name):
+            opener = gzip.open if name.endswith(".gz") else open
+            with opener(name, "rb") as fh:
+                head = fh.read(1024)
+        else:
+            return None
+    except (OSError, EOFError, ValueError):
+        return None  # the reader will say what is wrong with the file
+    text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+    if text.startswith(("S ", "S\n", "S\r\n")):
+        return "m2"
+    if text.startswith("<") and "<scripts" in text:
+        return "ixml"
+    return None
