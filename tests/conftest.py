@@ -1,7 +1,13 @@
-"""Shared test helpers: where the fixtures are and the optional real data in ../shared."""
+"""Shared test helpers: where the fixtures are and the optional real data in ../shared.
+
+A test that needs ../shared skips cleanly where the folder is absent (a user's clone) but
+fails under ``CI=true``: CI always has the data, so a skip there would hide a broken test.
+Every such test goes through :func:`shared_file` or the ``shared`` mark.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -11,9 +17,32 @@ FIXTURES = ROOT / "fixtures"
 SHARED = ROOT.parent / "shared"
 
 
+def in_ci() -> bool:
+    """True when the environment says this is CI (``CI=true``, ``1`` or ``yes``)."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+
+
+def missing_shared(relative: str) -> None:
+    """Skip the running test because ``../shared/relative`` is absent, or fail it under CI."""
+    message = f"../shared/{relative} is not available"
+    if in_ci():
+        pytest.fail(f"{message}, but CI=true: CI must have the shared data", pytrace=False)
+    pytest.skip(message)
+
+
 def shared_file(relative: str) -> Path:
-    """The path of a file under ../shared, or skip the test when it is not there."""
+    """The path of a file or folder under ../shared; skips the test when it is not there
+    (fails under ``CI=true``)."""
     path = SHARED / relative
     if not path.exists():
-        pytest.skip(f"../shared/{relative} is not available")
+        missing_shared(relative)
     return path
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "shared(relative): the test needs ../shared/RELATIVE")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for mark in item.iter_markers("shared"):
+        shared_file(*mark.args)

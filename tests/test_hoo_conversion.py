@@ -20,8 +20,8 @@ from gecformats.tokenize import get_tokenizer
 
 HOO2011 = SHARED / "corpora" / "hoo" / "hoo2011"
 HOO2012 = SHARED / "corpora" / "hoo" / "hoo2012" / "train-sample"
-needs_2011 = pytest.mark.skipif(not HOO2011.is_dir(), reason="../shared HOO 2011 data is not available")
-needs_2012 = pytest.mark.skipif(not HOO2012.is_dir(), reason="../shared HOO 2012 data is not available")
+needs_2011 = pytest.mark.shared("corpora/hoo/hoo2011")
+needs_2012 = pytest.mark.shared("corpora/hoo/hoo2012/train-sample")
 
 runner = CliRunner()
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import maxmatch
+from conftest import shared_file
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 EDGE = "reference/m2scorer/edgecases"
@@ -24,10 +25,7 @@ SYSTEMS = ("AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST",
 
 
 def shared(relative: str) -> Path:
-    path = SHARED / relative
-    if not path.exists():
-        pytest.skip(f"../shared/{relative} is not available")
-    return path
+    return shared_file(relative)
 
 
 @lru_cache(maxsize=None)
