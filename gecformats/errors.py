@@ -35,7 +35,9 @@ class GecFormatError(ValueError):
                 where += f"{self.line}:"
         elif self.line is not None:
             where = f"line {self.line}:"
-        return f"{where} {self.message}" if where else self.message
+        # one line, always: a message may quote a parser's multi-line text
+        message = " ".join(self.message.split("\n")).replace("\r", " ")
+        return f"{where} {message}" if where else message
 
     def __reduce__(self) -> tuple[type, tuple[str, str | None, int | None, str]]:
         return (type(self), (self.message, self.file, self.line, self.kind))

@@ -1,0 +1,400 @@
+"""A seeded mutation fuzzer for the ``gecformats`` command line (issue 13).
+
+Each case takes one of the project's own fixtures, mutates its bytes (flips, truncation,
+line edits, special characters, huge numbers, gzip damage ...) and runs one command on it
+in-process.  The rule every case must keep:
+
+* exit 0 with a result, or a non-zero exit (1 bad data, 2 bad usage) whose standard error
+  is ``gecformats: ...`` lines with no traceback (``validate`` may list problems on
+  standard output instead);
+* no uncaught exception, no hang (a per-case time limit) and no memory blow-up (run
+  under an address-space limit);
+* on failure, the output file absent or unchanged and no temporary file left beside it.
+
+``python tests/fuzzing.py --cases N --seed S`` runs N cases and prints a JSON summary;
+``tests/test_fuzz.py`` runs a few hundred cases per command, ``tests/bench/bench_fuzz.py``
+ten thousand or more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import random
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+
+TIME_LIMIT = 10.0
+"""Seconds one case may take before it counts as a hang."""
+
+MEMORY_LIMIT = 3 << 30
+"""Address-space limit of the fuzzing process (bytes)."""
+
+SPECIAL = [b"|", b"||", b"|||", b"\t", b"\x00", b"\x01", b"\x1b", "\u0085".encode(),
+           "\u2028".encode(), "\u2029".encode(), b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e",
+           b"\r", b"\xef", b"\xef\xbb", b"\xef\xbb\xbf", b"\xff\xfe", b"\xc3", b"\xed\xa0\x80",
+           b"9" * 5000, b"2147483648", b"-1", b"-5", b" ", b"  ", b"\n\n", b"S ", b"A ",
+           b"noop", b"-NONE-", b"<", b">", b"&", b"&amp;", b"]]>", b"<!--", b'"', b"'",
+           b"a/b", b"..", b"/", "没有错误".encode(), "无法标注".encode(), b"T0-A0 ", b"T1 "]
+"""Byte strings inserted by the ``special`` mutation."""
+
+DOCTYPES = [b'<!DOCTYPE scripts [\n<!ATTLIST c start CDATA "1">\n]>\n',
+            b'<!DOCTYPE scripts [\n<!ENTITY e "xx">\n]>\n',
+            b'<!DOCTYPE scripts SYSTEM "http://localhost/x.dtd">\n']
+
+
+# ------------------------------------------------------------------------- mutations
+
+
+def _lines(data: bytes) -> list[bytes]:
+    return data.split(b"\n")
+
+
+def m_flip(rng: random.Random, data: bytes) -> bytes:
+    if not data:
+        return bytes([rng.randrange(256)])
+    b = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        b[rng.randrange(len(b))] = rng.randrange(256)
+    return bytes(b)
+
+
+def m_truncate(rng: random.Random, data: bytes) -> bytes:
+    return data[:rng.randrange(len(data) + 1)]
+
+
+def m_line(rng: random.Random, data: bytes) -> bytes:
+    lines = _lines(data)
+    i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+    op = rng.choice(("dup", "del", "swap", "blank"))
+    if op == "dup":
+        lines.insert(i, lines[j])
+    elif op == "del":
+        del lines[i]
+    elif op == "swap":
+        lines[i], lines[j] = lines[j], lines[i]
+    else:
+        lines.insert(i, b"")
+    return b"\n".join(lines)
+
+
+def m_special(rng: random.Random, data: bytes) -> bytes:
+    for _ in range(rng.randint(1, 3)):
+        pos = rng.randrange(len(data) + 1)
+        data = data[:pos] + rng.choice(SPECIAL) + data[pos:]
+    return data
+
+
+def m_number(rng: random.Random, data: bytes) -> bytes:
+    """Replace one run of digits with a huge, negative or boundary number."""
+    import re
+
+    runs = list(re.finditer(rb"[0-9]+", data))
+    if not runs:
+        return m_special(rng, data)
+    run = rng.choice(runs)
+    new = rng.choice([b"9" * 5000, b"2147483648", b"-1", b"999999999999999999", b"0",
+                      b"1" * 16, b"00", b"+1", b"1_0"])
+    return data[:run.start()] + new + data[run.end():]
+
+
+def m_doctype(rng: random.Random, data: bytes) -> bytes:
+    end = data.find(b"?>") + 2 if data.startswith(b"<?xml") else 0
+    return data[:end] + b"\n" + rng.choice(DOCTYPES) + data[end:]
+
+
+def m_empty(_rng: random.Random, _data: bytes) -> bytes:
+    return b""
+
+
+MUTATIONS: dict[str, Callable[[random.Random, bytes], bytes]] = {
+    "flip": m_flip, "truncate": m_truncate, "line": m_line, "special": m_special,
+    "number": m_number, "doctype": m_doctype, "empty": m_empty,
+}
+
+
+# ------------------------------------------------------------------------- targets
+
+
+@dataclass
+class Target:
+    """A fixture to mutate and the commands to run on it.
+
+    ``file`` is relative to ``fixtures/``; a folder (HOO, parallel) gets one of its files
+    mutated.  Each command is a list of arguments where ``{in}`` is the mutated input and
+    ``{out}`` an output path in a fresh folder.
+    """
+
+    name: str
+    file: str
+    commands: list[list[str]]
+    suffix: str = ""
+
+
+M2_COMMANDS = [
+    ["validate", "{in}"], ["stats", "{in}"], ["convert", "{in}", "{out}.m2"],
+    ["convert", "{in}", "{out}.xml", "--to", "ixml"], ["convert", "{in}", "{out}", "--to", "parallel"],
+    ["convert", "{in}", "{out}.tsv"], ["convert", "{in}", "{out}", "--to", "hoo2012"],
+    ["convert", "{in}", "{out}", "--to", "hoo2011"], ["convert", "{in}", "{out}.m2", "--tokenizer", "char"],
+    ["refs", "{in}", "-o", "{out}.txt"], ["refs", "{in}", "--count"],
+    ["score", "{fixture:score/sample.hyp}", "--gold", "{in}"],
+    ["gleu", "{fixture:score/sample.hyp}", "--gold", "{in}"],
+]
+TEXT_COMMANDS = [
+    ["validate", "{in}"], ["stats", "{in}"],
+    ["convert", "{in}", "{out}.m2", "--tokenizer", "space"],
+    ["convert", "{in}", "{out}.m2", "--tokenizer", "char"],
+]
+TARGETS = [
+    Target("m2-conll", "m2/conll14.m2", M2_COMMANDS, ".m2"),
+    Target("m2-alternatives", "m2/alternatives.m2", M2_COMMANDS, ".m2"),
+    Target("m2-cherrant", "m2/cherrant.m2.char", M2_COMMANDS[:4], ".m2.char"),
+    Target("m2-score", "score/sample.m2", [["score", "{fixture:score/sample.hyp}", "--gold", "{in}"],
+                                           ["score", "{fixture:score/sample.hyp}", "--gold", "{in}",
+                                            "--format", "json"]], ".m2"),
+    Target("hyp", "score/sample.hyp", [["score", "{in}", "--gold", "{fixture:score/sample.m2}"],
+                                       ["score", "{in}", "--gold", "{fixture:score/sample.m2}",
+                                        "--per-sentence", "{out}.tsv", "-v"],
+                                       ["gleu", "{in}", "--gold", "{fixture:score/sample.m2}"]], ".hyp"),
+    Target("ixml", "ixml/example.ixml", [
+        ["validate", "{in}"], ["stats", "{in}"], ["convert", "{in}", "{out}.m2"],
+        ["convert", "{in}", "{out}.xml", "--to", "ixml"], ["refs", "{in}", "-o", "{out}.txt"],
+        ["refs", "{in}", "--count"]], ".ixml"),
+    Target("tsv", "parallel/sample.tsv", TEXT_COMMANDS + [["convert", "{in}", "{out}.train"]], ".tsv"),
+    Target("nlpcc", "parallel/sample.train", TEXT_COMMANDS + [
+        ["convert", "{in}", "{out}.m2", "--tokenizer", "zh"]], ".train"),
+    Target("cherrant", "parallel/sample.cherrant", [
+        [*c, "--from", "cherrant"] for c in TEXT_COMMANDS], ".txt"),
+    Target("parallel", "parallel/en", [["validate", "{in}", "--from", "parallel"],
+                                       ["stats", "{in}", "--from", "parallel"],
+                                       ["convert", "{in}", "{out}.m2", "--from", "parallel",
+                                        "--tokenizer", "space"]]),
+    Target("hoo2011", "hoo2011", [["validate", "{in}", "--from", "hoo2011"],
+                                  ["convert", "{in}", "{out}.m2", "--from", "hoo2011"],
+                                  ["convert", "{in}", "{out}", "--from", "hoo2011", "--to", "hoo2011"]]),
+    Target("hoo2012", "hoo2012", [["validate", "{in}", "--from", "hoo2012"],
+                                  ["convert", "{in}", "{out}.m2", "--from", "hoo2012"],
+                                  ["convert", "{in}", "{out}", "--from", "hoo2012", "--to", "hoo2012"]]),
+]
+
+BAD_OPTIONS = [["--beta", "nan"], ["--beta", "inf"], ["--beta", "-1"], ["--beta", "0"],
+               ["--max-unchanged-words", "-5"], ["--per-sentence", "-", "--format", "json"],
+               ["--format", "nope"], ["--beta", "1e309"]]
+
+
+# ------------------------------------------------------------------------- running
+
+
+@dataclass
+class Outcome:
+    """What one case did."""
+
+    target: str
+    command: list[str]
+    mutation: str
+    seed: int
+    status: str  # ok, bad-data, usage, traceback, hang, memory, bad-exit, bad-message, leftover
+    exit_code: int | None = None
+    detail: str = ""
+
+
+@dataclass
+class Summary:
+    """Counts of outcomes and the failing cases."""
+
+    cases: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    failures: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, outcome: Outcome) -> None:
+        self.cases += 1
+        self.counts[outcome.status] = self.counts.get(outcome.status, 0) + 1
+        if outcome.status not in ("ok", "bad-data", "usage"):
+            self.failures.append(outcome.__dict__)
+
+
+class _Timeout(BaseException):
+    """Raised by the alarm: the case took longer than :data:`TIME_LIMIT`."""
+
+
+def _on_alarm(_signum: int, _frame: object) -> None:
+    raise _Timeout()
+
+
+def _prepare(target: Target, rng: random.Random, work: Path) -> tuple[Path, str]:
+    """Copy the target's fixture into ``work``, mutate one file; return the input path and
+    a description of the mutation."""
+    source = FIXTURES / target.file
+    if source.is_dir():
+        copy = work / source.name
+        shutil.copytree(source, copy, ignore=shutil.ignore_patterns("invalid"))
+        files = sorted(p for p in copy.rglob("*") if p.is_file())
+        victim = rng.choice(files)
+        base = copy
+    else:
+        copy = work / f"input{target.suffix}"
+        shutil.copyfile(source, copy)
+        victim = base = copy
+    name = rng.choice(list(MUTATIONS))
+    data = victim.read_bytes()
+    for _ in range(rng.choice((1, 1, 1, 2, 3))):
+        data = MUTATIONS[name](rng, data)
+    description = f"{name} of {victim.relative_to(work)}"
+    if victim is base and rng.random() < 0.08:  # compressed, maybe damaged
+        packed = gzip.compress(data)
+        if rng.random() < 0.5:
+            packed = packed[:rng.randrange(len(packed))]
+            description += ", gzipped and truncated"
+        else:
+            description += ", gzipped"
+        victim.unlink()
+        victim = base = victim.with_name(victim.name + ".gz")
+        data = packed
+    victim.write_bytes(data)
+    return base, description
+
+
+def _expand(command: list[str], given: Path, out: Path) -> list[str]:
+    args = []
+    for a in command:
+        if a.startswith("{fixture:"):
+            a = str(FIXTURES / a[len("{fixture:"):-1])
+        args.append(a.replace("{in}", str(given)).replace("{out}", str(out)))
+    return args
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def run_case(target: Target, command: list[str], seed: int) -> Outcome:
+    """Run one mutated case in-process and judge it."""
+    from typer.testing import CliRunner
+
+    from gecformats.cli import app
+
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory(prefix="gecfuzz.") as tmp:
+        work = Path(tmp) / "in"
+        outdir = Path(tmp) / "out"
+        work.mkdir()
+        outdir.mkdir()
+        given, mutation = _prepare(target, rng, work)
+        args = _expand(command, given, outdir / "result")
+        if command[0] == "score" and rng.random() < 0.1:
+            args += rng.choice(BAD_OPTIONS)
+        before = _snapshot(outdir)
+        outcome = Outcome(target.name, args, mutation, seed, "ok")
+        signal.signal(signal.SIGALRM, _on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+        try:
+            result = CliRunner().invoke(app, args, catch_exceptions=True)
+        except _Timeout:
+            outcome.status, outcome.detail = "hang", f"over {TIME_LIMIT:g} s"
+            return outcome
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        outcome.exit_code = result.exit_code
+        exc = result.exception
+        if isinstance(exc, _Timeout):
+            outcome.status, outcome.detail = "hang", f"over {TIME_LIMIT:g} s"
+        elif isinstance(exc, MemoryError):
+            outcome.status, outcome.detail = "memory", "MemoryError"
+        elif exc is not None and not isinstance(exc, SystemExit):
+            import traceback
+
+            frames = traceback.extract_tb(exc.__traceback__)
+            last = frames[-1] if frames else None
+            where = f"{Path(last.filename).name}:{last.name}:{last.lineno}" if last else "?"
+            outcome.status, outcome.detail = "traceback", f"{type(exc).__name__}: {str(exc)[:200]} at {where}"
+        elif result.exit_code not in (0, 1, 2):
+            outcome.status, outcome.detail = "bad-exit", f"exit {result.exit_code}"
+        elif result.exit_code != 0:
+            outcome.status = "bad-data" if result.exit_code == 1 else "usage"
+            err = result.stderr
+            lines = err.splitlines()
+            listed = command[0] == "validate" and result.stdout.strip()
+            if "Traceback" in err or (not lines and not listed) or any(
+                    not line.startswith("gecformats: ") for line in lines):
+                outcome.status, outcome.detail = "bad-message", err[-300:]
+            else:
+                after = _snapshot(outdir)
+                if after != before:
+                    outcome.status, outcome.detail = "leftover", ", ".join(sorted(set(after) - set(before)))[:300]
+        else:
+            leftovers = [p for p in _snapshot(outdir) if p.endswith(".tmp") or "/." in "/" + p]
+            if leftovers:
+                outcome.status, outcome.detail = "leftover", ", ".join(leftovers)[:300]
+        return outcome
+
+
+def cases(count: int, seed: int, targets: list[Target] | None = None) -> list[tuple[Target, list[str], int]]:
+    """``count`` cases spread evenly over every target and command, with their seeds."""
+    pairs = [(t, c) for t in (targets or TARGETS) for c in t.commands]
+    rng = random.Random(seed)
+    return [(*pairs[i % len(pairs)], rng.randrange(1 << 30)) for i in range(count)]
+
+
+def run(count: int, seed: int, *, progress: bool = False) -> Summary:
+    """Run ``count`` cases in this process (under the memory limit) and summarise them."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    summary = Summary()
+    started = time.monotonic()
+    for n, (target, command, case_seed) in enumerate(cases(count, seed), 1):
+        try:
+            summary.add(run_case(target, command, case_seed))
+        except MemoryError:
+            summary.add(Outcome(target.name, command, "?", case_seed, "memory", None, "MemoryError"))
+        if progress and n % 500 == 0:
+            print(f"{n} cases, {time.monotonic() - started:.0f} s", file=sys.stderr)
+    return summary
+
+
+def run_in_children(count: int, seed: int, workers: int = 2) -> Summary:
+    """Run the cases in ``workers`` child processes (each under the memory limit) and merge
+    their summaries; a child killed outright counts as one ``crash``."""
+    per = [count // workers + (i < count % workers) for i in range(workers)]
+    procs = [subprocess.Popen([sys.executable, __file__, "--cases", str(n), "--seed", str(seed + i)],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
+             for i, n in enumerate(per) if n]
+    total = Summary()
+    for proc in procs:
+        out, _ = proc.communicate()
+        try:
+            data = json.loads(out)
+        except ValueError:
+            total.add(Outcome("?", [], "?", seed, "crash", proc.returncode, "child died"))
+            continue
+        total.cases += data["cases"]
+        for status, n in data["counts"].items():
+            total.counts[status] = total.counts.get(status, 0) + n
+        total.failures += data["failures"]
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=13)
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT / "tests"))
+    os.environ.setdefault("COLUMNS", "200")
+    summary = run(args.cases, args.seed)
+    json.dump(summary.__dict__, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
