@@ -13,6 +13,7 @@ from contextlib import ExitStack, contextmanager
 from enum import Enum
 from typing import Any, Optional
 
+import maxmatch
 import typer
 from typer.core import TyperGroup, TyperOption
 
@@ -431,6 +432,11 @@ def score(
         None, "--per-sentence", metavar="FILE.tsv",
         help="Write the chosen annotator and its counts per sentence (TSV; '-' for standard output).",
     ),
+    max_edges: int = typer.Option(
+        maxmatch.DEFAULT_MAX_EDGES, "--max-edges", min=1,
+        help="The largest edit lattice one sentence may have (about 310 bytes per edge); a "
+        "sentence past it stops scoring with an error naming it, never a different score.",
+    ),
     verbose: bool = typer.Option(
         False, "--verbose", "-v",
         help="Show per sentence the source, hypothesis, system edits, gold edits and matches "
@@ -471,6 +477,7 @@ def score(
     scoring = _scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
                        ignore_whitespace_casing=ignore_whitespace_casing,
                        per_sentence=per_sentence is not None, segment=segment,
+                       max_edges=max_edges,
                        segmenter=segmenter, segment_map=segment_map)
     with ExitStack() as stack:
         # the trace is held back until the counts are known to match (no partial output)

@@ -44,10 +44,14 @@ OPTIONS
         --max_unchanged_words N     -  Maximum unchanged words when extracting edits. Default 2.
         --beta B                    -  Beta value for F-measure. Default 0.5.
         --ignore_whitespace_casing  -  Ignore edits that only affect whitespace and casing. Default no.
+        --edge-limit N              -  Largest edit lattice of one sentence (memory, ~310 bytes
+                                       an edge); past it: an error naming the sentence. Default 2500000.
+                                       (gecformats score --max-edges; not --max-…, which the
+                                       reference's getopt reads as --max_unchanged_words)
 """
 
 LONG_OPTIONS = ["verbose", "very_verbose", "max_unchanged_words=", "beta=",
-                "ignore_whitespace_casing"]
+                "ignore_whitespace_casing", "edge-limit="]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -108,6 +112,10 @@ def _options(opts: list[tuple[str, str]]) -> dict[str, object]:
             options["beta"] = float(value)
         elif name == "--ignore_whitespace_casing":
             options["ignore_whitespace_casing"] = True
+        elif name == "--edge-limit":
+            options["max_edges"] = int(value)
+            if options["max_edges"] < 1:  # type: ignore[operator]
+                raise ValueError(f"--edge-limit must be at least 1, not {value}")
     return options
 
 

@@ -235,8 +235,10 @@ class Scoring:
                  beta: float = 0.5, max_unchanged_words: int = 2,
                  ignore_whitespace_casing: bool = False, per_sentence: bool = False,
                  segment: str | None = None, segmenter: str = "zh",
-                 segment_map: Mapping[str, str] | None = None) -> None:
+                 segment_map: Mapping[str, str] | None = None,
+                 max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES) -> None:
         self.hypothesis = os.fspath(hypothesis)
+        self.max_edges = max_edges
         self.gold = os.fspath(gold)
         self.beta = beta
         self.max_unchanged_words = max_unchanged_words
@@ -251,7 +253,7 @@ class Scoring:
         self.projector: Projector | None = None
         self._scorer = CorpusScorer(beta=beta, max_unchanged_words=max_unchanged_words,
                                     ignore_whitespace_casing=ignore_whitespace_casing,
-                                    keep_sentences=per_sentence)
+                                    keep_sentences=per_sentence, max_edges=max_edges)
         self._annotators: set[int] = set()
         self._done = False
 
@@ -282,6 +284,11 @@ class Scoring:
             shown = strip_hypothesis(line)
         try:
             result, choice = s.add(sentence.source, tokens, gold)
+        except maxmatch.LatticeTooLarge as exc:
+            raise GecFormatError(f"sentence {number}: {exc}; raise the limit (gecformats score "
+                                 f"--max-edges, maxmatch --edge-limit) above {exc.limit:,} only "
+                                 "with the memory for it (about 310 bytes per edge)",
+                                 self.hypothesis, number, "too-large") from None
         except maxmatch.LatticeError as exc:
             raise GecFormatError(f"the scorer cannot handle this sentence: {exc}",
                                  self.hypothesis, number) from None
@@ -327,7 +334,8 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
                 ignore_whitespace_casing: bool = False, per_sentence: bool = False,
                 progress: Callable[[ScoredSentence], None] | None = None,
                 segment: str | None = None, segmenter: str = "zh",
-                segment_map: Mapping[str, str] | None = None) -> ScoreResult:
+                segment_map: Mapping[str, str] | None = None,
+                max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES) -> ScoreResult:
     """Score a system output against an M2 gold file, bit for bit like the NUS m2scorer.
 
     Args:
@@ -344,6 +352,8 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
             :mod:`gecformats.convert.project`.
         segmenter, segment_map: the projection's fallback segmenter (``zh`` or ``char``)
             and normalisation map.
+        max_edges: the largest edit lattice of one sentence (``maxmatch.DEFAULT_MAX_EDGES``,
+            about 800 MB); a sentence past it is refused, never scored differently.
 
     Returns:
         A :class:`ScoreResult` with P, R, F, the counts and the :class:`Signature`.
@@ -356,7 +366,7 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
     scoring = Scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
                       ignore_whitespace_casing=ignore_whitespace_casing,
                       per_sentence=per_sentence, segment=segment, segmenter=segmenter,
-                      segment_map=segment_map)
+                      segment_map=segment_map, max_edges=max_edges)
     for scored in scoring:
         if progress is not None:
             progress(scored)

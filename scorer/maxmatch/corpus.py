@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping, Sequence, Union
 
-from .lattice import build_lattice
+from .lattice import DEFAULT_MAX_EDGES, build_lattice
 from .match import filter_whitespace_casing, match_edits
 from .search import Edit, GoldSpan, SentenceSearch, backtrack, bellman_ford
 
@@ -129,7 +129,8 @@ def normalise_gold(gold: Mapping[int, Sequence[GoldEdit]], gold_source: Sequence
 
 def _evaluate(source: tuple[str, ...], hypothesis: tuple[str, ...],
               golds: dict[int, list[GoldSpan]], max_unchanged_words: int,
-              ignore_whitespace_casing: bool) -> list[AnnotatorResult]:
+              ignore_whitespace_casing: bool,
+              max_edges: int | None = DEFAULT_MAX_EDGES) -> list[AnnotatorResult]:
     results: list[AnnotatorResult] = []
     if source == hypothesis:
         # Exact shortcut: both matrices have distance 0, so every lattice edge is a noop and
@@ -137,7 +138,7 @@ def _evaluate(source: tuple[str, ...], hypothesis: tuple[str, ...],
         for ann, gs in golds.items():
             results.append(AnnotatorResult(ann, (), tuple(gs), ()))
         return results
-    lat = build_lattice(source, hypothesis, max_unchanged_words)
+    lat = build_lattice(source, hypothesis, max_unchanged_words, max_edges)
     spans = {(g[0], g[1]) for gs in golds.values() for g in gs}
     state = SentenceSearch(lat, spans)
     nv = len(lat.vertices)
@@ -160,7 +161,8 @@ def _evaluate(source: tuple[str, ...], hypothesis: tuple[str, ...],
 def score_sentence(source: Sequence[str], hypothesis: Sequence[str],
                    gold: Mapping[int, Sequence[GoldEdit]], *, max_unchanged_words: int = 2,
                    ignore_whitespace_casing: bool = False,
-                   gold_source: Sequence[str] | None = None) -> SentenceResult:
+                   gold_source: Sequence[str] | None = None,
+                   max_edges: int | None = DEFAULT_MAX_EDGES) -> SentenceResult:
     """Evaluate one sentence against every annotator (§4-§7).
 
     Inputs: source tokens, hypothesis tokens (see :func:`split_hypothesis`), the gold mapping
@@ -168,11 +170,14 @@ def score_sentence(source: Sequence[str], hypothesis: Sequence[str],
     :func:`normalise_gold` for the rules applied), the unchanged-word limit, the §7 flag, and
     optionally ``gold_source`` (tokens for the range check and originals; default ``source``).
     Output: a :class:`SentenceResult` with one :class:`AnnotatorResult` per annotator in
-    ascending id order.  Raises ``LatticeError`` where the reference crashes (§5.5),
+    ascending id order.  ``max_edges`` bounds the lattice (memory and time; ``None``: no
+    bound).  Raises ``LatticeError`` where the reference crashes (§5.5),
+    ``LatticeTooLarge`` past ``max_edges``,
     ``TypeError`` for a non-integer annotator id."""
     src, hyp = tuple(source), tuple(hypothesis)
     golds, nonstandard = normalise_gold(gold, src if gold_source is None else gold_source)
-    results = _evaluate(src, hyp, golds, max_unchanged_words, ignore_whitespace_casing)
+    results = _evaluate(src, hyp, golds, max_unchanged_words, ignore_whitespace_casing,
+                        max_edges)
     return SentenceResult(tuple(results), nonstandard)
 
 
@@ -237,8 +242,10 @@ class CorpusScorer:
     so any chunking of the input gives the same result."""
 
     def __init__(self, *, beta: float = 0.5, max_unchanged_words: int = 2,
-                 ignore_whitespace_casing: bool = False, keep_sentences: bool = True) -> None:
+                 ignore_whitespace_casing: bool = False, keep_sentences: bool = True,
+                 max_edges: int | None = DEFAULT_MAX_EDGES) -> None:
         self.beta = beta
+        self.max_edges = max_edges
         self.max_unchanged_words = max_unchanged_words
         self.ignore_whitespace_casing = ignore_whitespace_casing
         self.keep_sentences = keep_sentences
@@ -256,7 +263,7 @@ class CorpusScorer:
         res = score_sentence(source, hypothesis, gold,
                              max_unchanged_words=self.max_unchanged_words,
                              ignore_whitespace_casing=self.ignore_whitespace_casing,
-                             gold_source=gold_source)
+                             gold_source=gold_source, max_edges=self.max_edges)
         return res, self.add_result(res)
 
     def add_result(self, res: SentenceResult) -> SentenceChoice:
@@ -284,7 +291,8 @@ class CorpusScorer:
 
 def score_corpus(sentences: Iterable[SentenceInput], *, beta: float = 0.5,
                  max_unchanged_words: int = 2, ignore_whitespace_casing: bool = False,
-                 keep_sentences: bool = True) -> CorpusResult:
+                 keep_sentences: bool = True,
+                 max_edges: int | None = DEFAULT_MAX_EDGES) -> CorpusResult:
     """Score a corpus with the reference's greedy per-sentence annotator choice (§8, §9).
 
     Input: an iterable (consumed once, streamed; no ``len()`` needed) of
@@ -293,7 +301,7 @@ def score_corpus(sentences: Iterable[SentenceInput], *, beta: float = 0.5,
     :class:`CorpusResult`.  Raises as :func:`score_sentence`."""
     scorer = CorpusScorer(beta=beta, max_unchanged_words=max_unchanged_words,
                           ignore_whitespace_casing=ignore_whitespace_casing,
-                          keep_sentences=keep_sentences)
+                          keep_sentences=keep_sentences, max_edges=max_edges)
     for item in sentences:
         scorer.add(*item)
     return scorer.result()

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-__all__ = ["Lattice", "LatticeError", "build_lattice", "base_lattice", "close_lattice",
+__all__ = ["Lattice", "LatticeError", "LatticeTooLarge", "DEFAULT_MAX_EDGES", "build_lattice", "base_lattice", "close_lattice",
            "remove_noop_arcs", "SHIFT", "MASK"]
 
 SHIFT = 32
@@ -30,6 +30,31 @@ _BASE_NOOP = (1 << SHIFT) | 1     # packed (dist 1, unchanged 1)
 
 class LatticeError(ValueError):
     """The reference would crash on this sentence (a noop arc key listed twice, spec §5.5)."""
+
+
+DEFAULT_MAX_EDGES = 2_500_000
+"""The most lattice edges one sentence may have (``max_edges``) unless told otherwise.
+
+Building and searching a lattice takes about 310 bytes per edge (measured), so this keeps any
+sentence under about 800 MB; CoNLL-2014's largest lattice (NTHU, sentence 41) has 155,461 edges.  Lattices
+past it come from hypotheses that repeat long stretches of the source (spec §11.2, the
+repetition blow-up), where the reference runs for hours."""
+
+
+class LatticeTooLarge(LatticeError):
+    """The sentence's lattice grew past ``max_edges`` edges: scoring it would take more memory
+    (and time) than allowed.  Never a different score: the sentence is refused.
+
+    Attributes:
+        edges: how many edges the lattice had when building stopped.
+        limit: the ``max_edges`` in force.
+    """
+
+    def __init__(self, edges: int, limit: int) -> None:
+        self.edges = edges
+        self.limit = limit
+        super().__init__(f"its edit lattice has over {limit:,} edges (the limit, max_edges): "
+                         f"the hypothesis probably repeats long stretches of the source")
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +224,8 @@ def base_lattice(source: Sequence[str], hypothesis: Sequence[str]) -> Lattice:
     return Lattice(src, hyp, sorted(v1 | v2), edges, list(edges), info)
 
 
-def close_lattice(lat: Lattice, max_unchanged_words: int) -> None:
+def close_lattice(lat: Lattice, max_unchanged_words: int,
+                  max_edges: int | None = DEFAULT_MAX_EDGES) -> None:
     """Add the phrase-level arcs in place (§5.4), visiting the reference's (i, k, j) triples.
 
     For pivot ``k`` the reference's triple loop only does work for current in-neighbours ``i``
@@ -207,8 +233,12 @@ def close_lattice(lat: Lattice, max_unchanged_words: int) -> None:
     vertices smaller than ``k``, so the out-neighbours of ``k`` at its turn are its base
     successors; its in-neighbours are base predecessors plus arcs of earlier pivots, sorted at
     its turn.  Appends to ``lat.edges`` in the reference's order, including re-appends of keys
-    overwritten by a strictly shorter combination."""
+    overwritten by a strictly shorter combination.  Raises :class:`LatticeTooLarge` as soon as
+    the edge list is longer than ``max_edges`` (``None``: no limit)."""
     nc = lat.ncells
+    cap = max_edges if max_edges is not None else float("inf")
+    if len(lat.edges) > cap:
+        raise LatticeTooLarge(len(lat.edges), max_edges)  # type: ignore[arg-type]
     info = lat.info
     edges = lat.edges
     append = edges.append
@@ -235,6 +265,8 @@ def close_lattice(lat: Lattice, max_unchanged_words: int) -> None:
             continue
         ins.sort()
         for i in ins:
+            if len(edges) > cap:  # checked per in-neighbour: one adds at most 3 edges
+                raise LatticeTooLarge(len(edges), max_edges)  # type: ignore[arg-type]
             pik = info[i * nc + k]
             inc = i * nc
             for j, pkj in outs:
@@ -255,6 +287,8 @@ def close_lattice(lat: Lattice, max_unchanged_words: int) -> None:
                     append(key)
                     info[key] = p
                     rewritten[key] = rewritten.get(key, 0) + 1
+    if len(edges) > cap:
+        raise LatticeTooLarge(len(edges), max_edges)  # type: ignore[arg-type]
 
 
 def remove_noop_arcs(lat: Lattice) -> None:
@@ -293,12 +327,14 @@ def remove_noop_arcs(lat: Lattice) -> None:
 
 
 def build_lattice(source: Sequence[str], hypothesis: Sequence[str],
-                  max_unchanged_words: int = 2) -> Lattice:
+                  max_unchanged_words: int = 2,
+                  max_edges: int | None = DEFAULT_MAX_EDGES) -> Lattice:
     """The complete lattice of §5: base graphs, merge, phrase arcs, noop-arc removal.
 
     Inputs: source and hypothesis tokens (non-empty strings), the unchanged-word limit.
-    Output: a :class:`Lattice`.  Raises :class:`LatticeError` where the reference crashes."""
+    Output: a :class:`Lattice`.  Raises :class:`LatticeError` where the reference crashes,
+    :class:`LatticeTooLarge` when the lattice would exceed ``max_edges`` edges."""
     lat = base_lattice(source, hypothesis)
-    close_lattice(lat, max_unchanged_words)
+    close_lattice(lat, max_unchanged_words, max_edges)
     remove_noop_arcs(lat)
     return lat

@@ -1,0 +1,92 @@
+"""The scorer's bound (issue 13): a sentence whose lattice would pass ``max_edges`` is refused
+with a clear error, never scored differently, and never exhausts memory."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import maxmatch
+from gecformats.cli import app
+from gecformats.m2scorer_cli import run as m2scorer_run
+
+SOURCE = "a b c d e f".split()
+GOLD = {0: [(0, 1, ("x",))], 1: [(2, 3, ("word",))]}
+
+
+def test_below_the_limit_the_result_is_the_unbounded_one() -> None:
+    hyp = ["word"] * 60
+    bounded = maxmatch.score_sentence(SOURCE, hyp, GOLD)
+    unbounded = maxmatch.score_sentence(SOURCE, hyp, GOLD, max_edges=None)
+    assert bounded == unbounded
+
+
+def test_past_the_limit_the_sentence_is_refused() -> None:
+    lat = maxmatch.build_lattice(SOURCE, ["word"] * 60, 2, None)
+    with pytest.raises(maxmatch.LatticeTooLarge) as info:
+        maxmatch.score_sentence(SOURCE, ["word"] * 60, GOLD, max_edges=len(lat.edges) - 1)
+    assert info.value.limit == len(lat.edges) - 1 and info.value.edges > info.value.limit
+    assert isinstance(info.value, maxmatch.LatticeError)
+    # exactly at the limit: scored
+    maxmatch.score_sentence(SOURCE, ["word"] * 60, GOLD, max_edges=len(lat.edges))
+
+
+def test_corpus_scorer_passes_the_limit_on() -> None:
+    scorer = maxmatch.CorpusScorer(max_edges=100)
+    with pytest.raises(maxmatch.LatticeTooLarge):
+        scorer.add(SOURCE, ["word"] * 60, GOLD)
+
+
+def test_the_default_fits_conll_2014() -> None:
+    assert maxmatch.DEFAULT_MAX_EDGES > 155_461 * 10  # the largest CoNLL-2014 lattice (NTHU 41)
+
+
+@pytest.fixture
+def pathological(tmp_path: Path) -> tuple[Path, Path]:
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S a b c d e f\nA 0 1|||X|||x|||REQUIRED|||-NONE-|||0\n\n")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text(" ".join(["word"] * 1000) + "\n")  # a MemoryError before the bound
+    return hyp, gold
+
+
+def test_score_command_names_the_sentence_and_the_option(pathological: tuple[Path, Path]) -> None:
+    hyp, gold = pathological
+    result = CliRunner().invoke(app, ["score", str(hyp), "--gold", str(gold), "--max-edges", "50000"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert f"{hyp}:1: sentence 1: its edit lattice has over 50,000 edges" in result.stderr
+    assert "--max-edges" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_drop_in_takes_the_option(pathological: tuple[Path, Path]) -> None:
+    import io
+
+    hyp, gold = pathological
+    out, err = io.StringIO(), io.StringIO()
+    assert m2scorer_run(["--edge-limit", "50000", str(hyp), str(gold)], out, err) == 1
+    assert "over 50,000 edges" in err.getvalue() and out.getvalue() == ""
+    assert m2scorer_run(["--edge-limit", "0", str(hyp), str(gold)], out, err) == 1
+
+
+LIMITED = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
+from gecformats.cli import main
+sys.argv = ["gecformats", "score", sys.argv[1], "--gold", sys.argv[2]]
+main()
+"""
+
+
+def test_the_default_bound_keeps_memory_under_1_5_gb(pathological: tuple[Path, Path]) -> None:
+    """1,000 repeated words against a 6-token source: a MemoryError before the bound; now
+    the default limit stops it cleanly inside a 1.5 GB address space."""
+    hyp, gold = pathological
+    done = subprocess.run([sys.executable, "-c", LIMITED, str(hyp), str(gold)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stderr[-500:]
+    assert "its edit lattice has over 2,500,000 edges" in done.stderr
+    assert "Traceback" not in done.stderr and "MemoryError" not in done.stderr
