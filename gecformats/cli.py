@@ -19,6 +19,7 @@ from typer.core import TyperGroup, TyperOption
 
 from gecformats import __version__, formats
 from gecformats.convert import convert as convert_file
+from gecformats.convert.extract import ABSENT as EXTRACT_ABSENT
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.metrics.gleu import ABSENT as GLEU_ABSENT, DEFAULT_VERSION, ORDER, VERSIONS as GLEU_VERSIONS
 from gecformats.metrics.gleu import format_text as format_gleu, gleu_files
@@ -172,6 +173,9 @@ def _root(
 FORMAT_HELP = f"Format name ({', '.join(formats.FORMATS)}); inferred from the suffix if omitted."
 
 
+ConvertAbsent = Enum("ConvertAbsent", [(a, a) for a in EXTRACT_ABSENT], type=str)  # type: ignore[misc]
+
+
 class TokenizerName(str, Enum):
     en = "en"
     zh = "zh"
@@ -219,6 +223,12 @@ def convert(
     ),
     alternative: int = typer.Option(
         0, min=0, help="M2 → text: which alternative correction (||) of each edit to apply."
+    ),
+    absent: Optional[ConvertAbsent] = typer.Option(
+        None, "--absent", help="M2 → text: what an annotator absent from a sentence gets: the "
+        "source, the first present annotator's correction ('first', right for the CoNLL-2014 "
+        "combined file), or nothing ('skip', nlpcc only). Default: parallel and tsv "
+        "write the source, nlpcc leaves it out.",
     ),
     types: Optional[EditTypes] = typer.Option(
         None, help="Text → M2: edit type names (errant: M/U/R/R:WO, the default for en and "
@@ -294,6 +304,7 @@ def convert(
                               tokenizer=tokenizer.value if tokenizer else None,
                               sentences=sentences.value, text=text, shrink=shrink,
                               alternative=alternative, types=types.value if types else None,
+                              absent=absent.value if absent else None,
                               split_substitutions=split_substitutions, simplify=simplify,
                               jobs=jobs, **options)
         if report.conversion is not None and report_path is not None:

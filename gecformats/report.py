@@ -70,13 +70,21 @@ class Report:
         sentences: how many sentences were written.
         dropped: what was dropped, by description (e.g. ``"alternative alignments"``);
             :attr:`losses` gives it as :class:`Loss` records.
+        notes: what was done that loses nothing but is worth saying (e.g. the source
+            written for an annotator absent from a sentence).
         conversion: set by :func:`gecformats.convert.convert` when the conversion changed
             the offset unit: the :class:`~gecformats.convert.retokenize.ConversionReport`.
     """
 
     sentences: int = 0
     dropped: Tally = field(default_factory=Tally)
+    notes: Tally = field(default_factory=Tally)
     conversion: Any = None
+
+    def note(self, what: str, example: str, count: int = 1) -> None:
+        """Record ``count`` events ``what`` that lose nothing but are worth saying (an absent
+        annotator written as its source); keep ``example``."""
+        self.notes.note(what, example, count)
 
     def drop(self, what: str, example: str, count: int = 1) -> None:
         """Record that ``count`` items of kind ``what`` were dropped; keep ``example``."""
@@ -98,4 +106,6 @@ class Report:
         out = []
         for what, loss in self.losses.items():
             out.append(f"dropped {loss.count} {what} (first: {'; '.join(loss.examples)})")
+        for what, count in self.notes.counts.items():
+            out.append(f"{count} {what} (first: {'; '.join(self.notes.examples[what])})")
         return out

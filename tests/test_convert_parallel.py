@@ -561,3 +561,52 @@ def test_character_level_extraction_against_cherrant() -> None:
                  k: sorted((e.start, e.end, e.correction) for e in edits)
                  for k, edits in c.annotators.items()}
     assert same == 1831
+
+
+# ------------------------------------------------------------- --absent (issue 13)
+
+ABSENT_M2 = ("S a b\nA 0 1|||X|||x|||REQUIRED|||-NONE-|||0\nA 1 2|||X|||y|||REQUIRED|||-NONE-|||1\n\n"
+             "S c d\nA 0 1|||X|||z|||REQUIRED|||-NONE-|||1\n\n"
+             "S e f\nA 1 2|||X|||w|||REQUIRED|||-NONE-|||0\n\n")
+
+
+@pytest.mark.parametrize("absent, expected0, expected1", [
+    (None, "x b\nc d\ne w\n", "a y\nz d\ne f\n"),
+    ("source", "x b\nc d\ne w\n", "a y\nz d\ne f\n"),
+    ("first", "x b\nz d\ne w\n", "a y\nz d\ne w\n"),
+])
+def test_absent_annotators_in_m2_to_text(tmp_path: Path, absent: str | None, expected0: str,
+                                         expected1: str) -> None:
+    gold = tmp_path / "gold.m2"
+    gold.write_text(ABSENT_M2)
+    out = tmp_path / "out"
+    code, _, err = run("convert", gold, out, "--to", "parallel",
+                       *(["--absent", absent] if absent else []))
+    assert code == 0
+    assert (out / "annotator-0.txt").read_text() == expected0
+    assert (out / "annotator-1.txt").read_text() == expected1
+    assert "dropped" not in err  # an absent annotator is not lost data
+    if absent:
+        assert f"2 references of annotators absent from a sentence" in err and f"--absent {absent}" in err
+
+
+def test_absent_skip_is_for_formats_that_can_leave_a_reference_out(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.m2"
+    gold.write_text(ABSENT_M2)
+    for to in ("parallel", "tsv"):
+        code, _, err = run("convert", gold, tmp_path / "out", "--to", to, "--absent", "skip")
+        assert code == 2 and "--absent skip" in err
+    code, _, _ = run("convert", gold, tmp_path / "out.train", "--absent", "skip")
+    assert code == 0
+    assert run("convert", EN_SRC, tmp_path / "o.m2", "--from", "parallel", "--ref", EN_REF0,
+               "--absent", "first")[0] == 2
+
+
+def test_absent_first_reproduces_the_conll_2014_reference_files(tmp_path: Path) -> None:
+    from conftest import shared_file
+
+    combined = shared_file("corpora/conll14/conll14st-test-data/noalt/official-2014.combined.m2")
+    ref1 = next(shared_file("corpora/gec-ranking").rglob("conll14.ref1.alledits.txt"))
+    out = tmp_path / "out"
+    assert run("convert", combined, out, "--to", "parallel", "--absent", "first")[0] == 0
+    assert (out / "annotator-1.txt").read_bytes() == ref1.read_bytes()

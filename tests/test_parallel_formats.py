@@ -188,11 +188,12 @@ def test_parallel_write_backfills_a_late_annotator(tmp_path: Path) -> None:
     assert (out / "source.txt").read_text() == "s1\ns2\ns3\ns4\ns5\n"
     assert (out / "annotator-0.txt").read_text() == "s1\nr2\ns3\ns4\nr5\n"
     assert (out / "annotator-2.txt").read_text() == "s1\ns2\ns3\nq4\nq5\n"
-    loss = report.losses[parallel.ABSENT]
+    notes = report.notes  # an absent annotator loses nothing: a note, not a loss
+    count, examples = notes.counts[parallel.ABSENT], notes.examples[parallel.ABSENT]
     # annotator 0: sentences 1, 3, 4; annotator 2: sentences 1-3
-    assert loss.count == 6
-    assert loss.examples[0] == "sentence 1, annotator 0 (first present in sentence 2)"
-    assert "sentences 1-3, annotator 2 (first present in sentence 4)" in loss.examples
+    assert count == 6
+    assert examples[0] == "sentence 1, annotator 0 (first present in sentence 2)"
+    assert "sentences 1-3, annotator 2 (first present in sentence 4)" in examples
     assert report.sentences == 5
     assert list(parallel.read(out)) == [
         Parallel("s1", ("s1", None, "s1")), Parallel("s2", ("r2", None, "s2")),
@@ -255,8 +256,7 @@ def test_parallel_roundtrip(items: list[Parallel]) -> None:
         assert report.sentences == len(items)
         copied = sum(1 for i in items for k in present
                      if k >= len(i.references) or i.references[k] is None)
-        loss = report.losses.get(parallel.ABSENT)
-        assert (loss.count if loss else 0) == copied
+        assert report.notes.counts[parallel.ABSENT] == copied
         assert list(parallel.read(Path(tmp) / "out")) == expected
 
 
@@ -289,7 +289,7 @@ def test_tsv_writer_checks_and_reports() -> None:
     out = io.StringIO()
     report = tsv.write([Parallel("a", (None, "b"), "id1")], out)
     assert out.getvalue() == "a\ta\tb\n"
-    assert report.losses[tsv.ABSENT].examples == ["sentence 1, reference 0"]
+    assert report.notes.examples[tsv.ABSENT] == ["sentence 1, reference 0"]
     assert report.losses["sentence ids (tsv has no id column)"].count == 1
     with pytest.raises(GecFormatError, match="sentence 2: reference 0 contains a tab"):
         dumps(tsv, [Parallel("a"), Parallel("b", ("c\td",))])
@@ -440,7 +440,7 @@ def test_cherrant_writer() -> None:
     out = io.StringIO()
     report = cherrant.write([Parallel("a", ("b",)), Parallel("c", (None,), "x"), Parallel("d")], out)
     assert out.getvalue() == "1\ta\tb\nx\tc\tc\n3\td\n"
-    assert report.sentences == 3 and report.losses[tsv.ABSENT].count == 1
+    assert report.sentences == 3 and report.notes.counts[tsv.ABSENT] == 1
     with pytest.raises(GecFormatError, match="sentence 1: the id contains a tab"):
         dumps(cherrant, [Parallel("a", (), "1\t2")])
 

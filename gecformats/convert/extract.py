@@ -241,6 +241,7 @@ class ExtractionReport:
     absent: int = 0
     events: Tally = field(default_factory=Tally)
     versions: dict[str, str] = field(default_factory=dict)
+    absent_policy: str | None = None
 
     @property
     def counts(self) -> Counter[str]:
@@ -282,7 +283,10 @@ class ExtractionReport:
         if self.references:
             parts.append(f"{self.noops} noop references")
         if self.absent:
-            parts.append(f"{self.absent} absent annotators")
+            what = {"source": "wrote the source", "first": "wrote the first annotator's "
+                    "correction"}.get(self.absent_policy or "", "")
+            parts.append(f"{self.absent} references of annotators absent from a sentence"
+                         + (f" ({what}: --absent {self.absent_policy})" if what else ""))
         parts += [f"{count} {what}" for what, count in sorted(self.counts.items())]
         return ", ".join(parts)
 
@@ -517,9 +521,61 @@ def _start_method() -> str:
     return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
+ABSENT = ("source", "first", "skip")
+"""What an annotator absent from a sentence gets in M2 → text (as ``gleu --absent``): the
+source sentence, the first present annotator's correction (right for the CoNLL-2014
+combined file, which leaves out annotator 1 where its edits equal annotator 0's), or nothing
+(``skip``: the reference is left out where the output format allows it)."""
+
+
 def parallels(items: Iterable[Sentence], *, alternative: int = 0, joiner: str = " ",
-              report: ExtractionReport | None = None) -> Iterator[Parallel]:
-    """:func:`to_parallel` every sentence of a stream, in order, streaming."""
+              report: ExtractionReport | None = None, absent: str | None = None,
+              annotators: Iterable[int] = ()) -> Iterator[Parallel]:
+    """:func:`to_parallel` every sentence of a stream, in order, streaming.
+
+    Args:
+        items, alternative, joiner, report: as for :func:`to_parallel`.
+        absent: ``None`` or ``skip`` leave an absent annotator's reference ``None``;
+            ``source`` and ``first`` fill it (see :data:`ABSENT`) for every annotator in
+            ``annotators`` or seen in an earlier sentence.  ``report.absent`` then counts
+            the filled references.
+        annotators: the annotator ids of the whole input, if known (a first pass over a
+            file): an annotator that first appears late is then filled from sentence 1.
+
+    Raises:
+        ValueError: an unknown ``absent`` policy.
+    """
+    if absent is not None and absent not in ABSENT:
+        raise ValueError(f"unknown absent-annotator policy {absent!r} (known: {', '.join(ABSENT)})")
+    if report is not None and absent is not None:
+        report.absent_policy = absent
+    fill = absent in ("source", "first")
+    known = set(annotators)
     for number, sentence in enumerate(items, 1):
-        yield to_parallel(sentence, alternative=alternative, joiner=joiner, report=report,
-                          number=number)
+        before = report.absent if report is not None else 0
+        item = to_parallel(sentence, alternative=alternative, joiner=joiner, report=report,
+                           number=number)
+        if fill:
+            known.update(k for k in sentence.annotators if k >= 0)
+            item, filled = fill_absent(item, known, absent)  # type: ignore[arg-type]
+            if report is not None:
+                report.absent = before + filled
+        yield item
+
+
+def fill_absent(item: Parallel, annotators: Iterable[int], policy: str) -> tuple[Parallel, int]:
+    """``item`` with a reference for each of ``annotators`` that has none: the source
+    (``policy == "source"``, or when no annotator is present) or the first present
+    reference (``"first"``).  Returns the new item and how many references were filled."""
+    ids = sorted(set(annotators))
+    if not ids:
+        return item, 0
+    refs = list(item.references) + [None] * max(0, ids[-1] + 1 - len(item.references))
+    present = [r for r in refs if r is not None]
+    stand_in = present[0] if policy == "first" and present else item.source
+    filled = 0
+    for k in ids:
+        if refs[k] is None:
+            refs[k] = stand_in
+            filled += 1
+    return item.replace(references=tuple(refs)), filled

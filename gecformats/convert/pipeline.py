@@ -42,6 +42,7 @@ def convert(
     text: str | os.PathLike[str] | None = None,
     shrink: bool = False,
     alternative: int = 0,
+    absent: str | None = None,
     types: str | None = None,
     split_substitutions: bool = False,
     simplify: bool = False,
@@ -73,6 +74,10 @@ def convert(
             (the CoNLL way) instead of keeping the annotator's span; words → characters:
             trim shared characters the same way.
         alternative: tokens → text: which alternative correction of each edit to apply.
+        absent: tokens → text: what an annotator absent from a sentence gets (``source``,
+            ``first`` or ``skip``, :data:`gecformats.convert.extract.ABSENT`); ``None``: the
+            output format's way (parallel and tsv write the source, nlpcc leaves it out);
+            ``skip`` only where a reference can be left out (nlpcc).
         types, split_substitutions: text → tokens: the edit type scheme and whether an
             n → n token replacement becomes n one-token edits (see
             :func:`gecformats.convert.extract.extract`).
@@ -99,6 +104,12 @@ def convert(
     items: Iterable[Any] = reader.read(source, **read_options)
     conversion: ConversionReport | ExtractionReport | None = None
     units = (reader.UNIT, writer.UNIT)
+    if absent is not None and units != ("token", "text"):
+        raise UsageError("--absent applies only to M2 → text")
+    if absent == "skip" and writer.NAME in ("parallel", "tsv"):
+        raise UsageError(f"--absent skip: {writer.NAME} keeps every annotator's reference in "
+                         "its place, so an absent one cannot be left out; use --absent "
+                         "source|first, or --to nlpcc")
     _check_options(units, alternative=alternative, types=types,
                    split_substitutions=split_substitutions, simplify=simplify, jobs=jobs)
     if units == ("char", "token"):
@@ -115,8 +126,14 @@ def convert(
                                   jobs=jobs, split_substitutions=split_substitutions)
     elif units == ("token", "text"):
         conversion = ExtractionReport()
+        known: set[int] = set()
+        if absent in ("source", "first") and isinstance(source, (str, os.PathLike)) \
+                and os.fspath(source) != "-":
+            # a first pass, so that an annotator first seen late is filled from sentence 1
+            known = {k for s in reader.read(source, **read_options) for k in s.annotators if k >= 0}
         items = extract.parallels(items, alternative=alternative,
-                                  joiner=extract.joiner_for(tokenizer), report=conversion)
+                                  joiner=extract.joiner_for(tokenizer), report=conversion,
+                                  absent=absent, annotators=known)
     elif units == ("token", "token") and tokenizer is not None:
         if tokenizer != "char":
             raise UsageError(f"M2 → M2 can only split words into characters (--tokenizer "

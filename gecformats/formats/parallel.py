@@ -50,7 +50,7 @@ UNIT = "text"
 SOURCE_FILE = "source.txt"
 """The source file's name in a parallel folder."""
 
-ABSENT = "absent annotator lines (source copied)"
+ABSENT = "lines of annotators absent from a sentence: wrote the source"
 """Report entry of a ``None`` reference written as a copy of the source line."""
 
 _ANNOTATOR = re.compile(r"annotator-(.*)\.txt")
@@ -286,7 +286,7 @@ def _write(items: Iterable[Parallel], tmp: Path, name: str, report: Report) -> s
             for k, out in outputs.items():
                 ref = item.references[k] if k < len(item.references) else None
                 if ref is None:
-                    report.drop(ABSENT, f"sentence {n}, annotator {k}")
+                    report.note(ABSENT, f"sentence {n}, annotator {k}")
                     ref = item.source
                 out.write(ref + "\n")
         report.sentences = n
@@ -303,7 +303,7 @@ def _backfill(out: IO[str], source: IO[str], path: Path, count: int, k: int,
         for line in itertools.islice(written, count):
             out.write(line)
     span = "sentence 1" if count == 1 else f"sentences 1-{count}"
-    report.drop(ABSENT, f"{span}, annotator {k} (first present in sentence {count + 1})", count)
+    report.note(ABSENT, f"{span}, annotator {k} (first present in sentence {count + 1})", count)
 
 
 def _open(path: Path, mode: str) -> IO[str]:
