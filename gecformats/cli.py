@@ -8,10 +8,10 @@ import math
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from enum import Enum
-from typing import Any, Optional
+from typing import Any, Optional, TypeVar
 
 import maxmatch
 import typer
@@ -25,7 +25,8 @@ from gecformats.metrics.gleu import ABSENT as GLEU_ABSENT, DEFAULT_VERSION, ORDE
 from gecformats.metrics.gleu import format_text as format_gleu, gleu_files
 from gecformats.io import atomic_output
 from gecformats.convert.project import parse_map
-from gecformats.metrics.score import ScoredSentence, ScoreResult, Scoring, count_lines, format_m2scorer
+from gecformats.metrics.score import (ScoredSentence, Scoring, count_lines, describe_sentence,
+                                      format_result, write_per_sentence)
 from gecformats.metrics.stats import format_stats, stats as count_stats, text_stats
 from gecformats.validate import validate as validate_file
 
@@ -406,7 +407,7 @@ def refs(
     Sentence ids are those of the XML, or 1-based for M2. Nothing is written to a file
     unless the whole input was read.
     """
-    from gecformats.convert.refs import DEFAULT_MAX, read as read_loci, write_references
+    from gecformats.convert.refs import capped_note, read as read_loci, write_references
 
     capped: list[tuple[str | None, int]] = []
     with user_errors():
@@ -417,9 +418,7 @@ def refs(
             write_references(sentences, fh, mix=mix, max=max, format=output_format.value,
                              counts=counts, capped=capped)
     for sentence_id, combinations in capped:
-        typer.echo(f"gecformats: sentence {sentence_id}: {combinations:,} combinations; wrote at "
-                   f"most the first {DEFAULT_MAX:,} distinct references (choose another cap "
-                   "with --max)", err=True)
+        typer.echo(f"gecformats: {capped_note(sentence_id, combinations)}", err=True)
 
 
 @app.command()
@@ -496,16 +495,17 @@ def score(
         with user_errors():
             for scored in _with_progress(scoring, hypothesis, enabled=not verbose):
                 if trace is not None:
-                    trace.write(_describe_sentence(scored))
+                    trace.write(describe_sentence(scored))
             result = scoring.result()
             if per_sentence is not None:
-                _write_per_sentence(result, per_sentence)
+                with atomic_output(per_sentence) as fh:
+                    write_per_sentence(result, fh)
         if trace is not None:
             trace.seek(0)
             out = sys.stderr if output_format is ScoreFormat.json else sys.stdout
             for chunk in iter(lambda: trace.read(1 << 16), ""):
                 typer.echo(chunk, file=out, nl=False)
-    typer.echo(_format_score(result, output_format))
+    typer.echo(format_result(result, output_format.value))
     for number in result.warnings[:1]:
         typer.echo(f"gecformats: {gold}: sentence {number} (and {len(result.warnings) - 1} more) has "
                    "annotator ids the NUS scorer may visit in another order", err=True)
@@ -535,63 +535,27 @@ def _with_progress(scoring: Scoring, hypothesis: str, enabled: bool) -> Iterator
     if total is None:
         yield from scoring
         return
-    with typer.progressbar(length=total, label="scoring", file=sys.stderr) as bar:
-        for scored in scoring:
+    yield from with_progress(scoring, total)
+
+
+def with_progress(items: Iterable[T], total: int, label: str = "scoring") -> Iterator[T]:
+    """``items``, with a progress bar on standard error that starts once the first item is
+    ready: set-up (loading jieba, reading the gold) is not counted against the first item,
+    so the estimated time left is the per-item rate times the items left."""
+    it = iter(items)
+    first = next(it, _NOTHING)
+    if first is _NOTHING:
+        return
+    with typer.progressbar(length=total, label=label, file=sys.stderr) as bar:
+        bar.update(1)
+        yield first  # type: ignore[misc]
+        for item in it:
             bar.update(1)
-            yield scored
+            yield item
 
 
-def _format_score(result: ScoreResult, output_format: ScoreFormat) -> str:
-    if output_format is ScoreFormat.m2scorer:
-        return format_m2scorer(result)
-    if output_format is ScoreFormat.json:
-        return json.dumps(result.to_dict(), ensure_ascii=False, indent=2)
-    label = f"F{result.beta:g}"
-    return (f"Precision  {result.precision:.4f}\n"
-            f"Recall     {result.recall:.4f}\n"
-            f"{label:<10} {result.f:.4f}\n"
-            f"{result.correct} correct, {result.proposed} proposed, {result.gold} gold edits "
-            f"in {result.sentences} sentences\n"
-            f"{result.signature}")
-
-
-def _write_per_sentence(result: ScoreResult, path: str) -> None:
-    with atomic_output(path) as fh:
-        fh.write("sentence\tannotator\tcorrect\tproposed\tgold\n")
-        for number, c in enumerate(result.choices, 1):
-            fh.write(f"{number}\t{c.annotator}\t{c.correct}\t{c.proposed}\t{c.gold}\n")
-
-
-def _describe_sentence(scored: ScoredSentence) -> str:
-    """The ``--verbose`` block of one sentence: the chosen annotator's edits and matches."""
-    from maxmatch import shrink_edit
-
-    chosen = next(a for a in scored.result.annotators if a.annotator == scored.choice.annotator)
-    c = scored.choice
-    lines = [
-        f"sentence {scored.number}: annotator {c.annotator} chosen "
-        f"({c.correct} correct, {c.proposed} proposed, {c.gold} gold)",
-        f"  source     : {' '.join(scored.source)}",
-        f"  hypothesis : {scored.hypothesis}",
-        f"  edits      : {_edit_list(shrink_edit(e) for e in chosen.edits)}",
-        f"  gold       : {_edit_list(chosen.gold_edits)}",
-        f"  matched    : {_edit_list(chosen.matched)}",
-    ]
-    others = [a for a in scored.result.annotators if a is not chosen]
-    if others:
-        lines.append("  others     : " + ", ".join(
-            f"annotator {a.annotator} {a.correct}/{a.proposed}/{a.gold}" for a in others))
-    return "\n".join(lines) + "\n\n"
-
-
-def _edit_list(edits: Iterator[tuple] | tuple) -> str:
-    """``3:4 at -> on; 4:4 '' -> the|a``: offsets, original, correction(s)."""
-    shown = []
-    for start, end, orig, corr in edits:
-        corrs = corr if isinstance(corr, tuple) else (corr,)
-        shown.append(f"{start}:{end} {orig or chr(39) * 2} -> "
-                     + "|".join(x or chr(39) * 2 for x in corrs))
-    return "; ".join(shown) if shown else "-"
+_NOTHING = object()
+T = TypeVar("T")
 
 
 # choices named once, in the library
@@ -716,7 +680,8 @@ def correlate(
     Exit status: 0 done, 1 bad input data (malformed or unreadable files, systems that do
     not match), 2 bad usage.
     """
-    from gecformats.metrics.correlate import correlate as correlate_scores, read_scores
+    from gecformats.metrics.correlate import (correlate as correlate_scores, correlation_json,
+                                              format_table, read_scores)
 
     excluded = list(dict.fromkeys(exclude or ()))
     everything = None
@@ -729,21 +694,9 @@ def correlate(
             except GecFormatError as exc:  # e.g. an excluded system is in one file only
                 typer.echo(f"gecformats: no row for all systems: {exc}", err=True)
     if output_format is TextOrJson.json:
-        data = result.to_dict()
-        if everything is not None:
-            data["all"] = {k: v for k, v in everything.to_dict().items()
-                           if k in ("n", "pearson", "spearman", "kendall")}
-        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
-        return
-    rows = [("all", everything)] if everything is not None else []
-    rows.append((f"without {', '.join(excluded)}" if excluded else "all", result))
-    width = max(22, *(len(label) + 2 for label, _ in rows))
-    lines = [f"{'systems':<{width}}{'n':>3}{'pearson':>9}{'spearman':>10}{'kendall':>9}"]
-    for label, row in rows:
-        assert row is not None
-        lines.append(f"{label:<{width}}{row.n:>3}{row.pearson:>9.3f}{row.spearman:>10.3f}"
-                     f"{row.kendall:>9.3f}")
-    typer.echo("\n".join(lines))
+        typer.echo(json.dumps(correlation_json(result, everything), ensure_ascii=False, indent=2))
+    else:
+        typer.echo(format_table(result, everything, excluded))
 
 
 def _reflow(doc: str) -> str:

@@ -290,3 +290,37 @@ def test_per_sentence_to_stdout_is_refused_with_json() -> None:
     code, out, err = score(SCORE / "cat.hyp", "--gold", SCORE / "cat.m2", "--per-sentence", "-",
                            "--format", "json")
     assert (code, out) == (2, "") and "--per-sentence -" in err
+
+
+def test_progress_bar_starts_after_the_set_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bar (and so its ETA clock) starts only once the first item is ready."""
+    import time
+
+    from gecformats import cli
+
+    started: list[float] = []
+
+    class Bar:
+        def __init__(self, **_kw: object) -> None:
+            started.append(time.monotonic())
+
+        def __enter__(self) -> "Bar":
+            return self
+
+        def __exit__(self, *_exc: object) -> None:
+            pass
+
+        def update(self, _n: int) -> None:
+            pass
+
+    monkeypatch.setattr(cli.typer, "progressbar", Bar)
+
+    def slow_set_up():
+        time.sleep(0.2)  # e.g. loading jieba, reading the gold
+        ready.append(time.monotonic())
+        yield from range(3)
+
+    ready: list[float] = []
+    assert list(cli.with_progress(slow_set_up(), 3)) == [0, 1, 2]
+    assert started[0] >= ready[0]
+    assert list(cli.with_progress(iter(()), 0)) == [] and len(started) == 1

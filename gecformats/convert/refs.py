@@ -346,3 +346,9 @@ def write_references(
                 write(json.dumps({"sentence": ls.id, "reference": text}, ensure_ascii=False) + "\n")
         if format == "lines":
             write("\n")
+
+
+def capped_note(sentence_id: str | None, combinations: int) -> str:
+    """The note for a sentence whose references were capped at :data:`DEFAULT_MAX`."""
+    return (f"sentence {sentence_id}: {combinations:,} combinations; wrote at most the first "
+            f"{DEFAULT_MAX:,} distinct references (choose another cap with --max)")

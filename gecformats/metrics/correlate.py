@@ -381,3 +381,31 @@ def _values(scores: ScoresLike, default_name: str) -> tuple[dict[str, float], st
 
 def _plural(count: int, word: str) -> str:
     return word if count == 1 else word + "s"
+
+
+# ------------------------------------------------------------------------- rendering
+
+
+def format_table(result: Correlation, everything: Correlation | None = None,
+                 excluded: Sequence[str] = ()) -> str:
+    """The correlations as a table for people (3 decimals): a row for all systems when
+    ``everything`` is given, then the row of ``result`` (labelled by what was excluded)."""
+    rows = [("all", everything)] if everything is not None else []
+    rows.append((f"without {', '.join(excluded)}" if excluded else "all", result))
+    width = max(22, *(len(label) + 2 for label, _ in rows))
+    lines = [f"{'systems':<{width}}{'n':>3}{'pearson':>9}{'spearman':>10}{'kendall':>9}"]
+    for label, row in rows:
+        assert row is not None
+        lines.append(f"{label:<{width}}{row.n:>3}{row.pearson:>9.3f}{row.spearman:>10.3f}"
+                     f"{row.kendall:>9.3f}")
+    return "\n".join(lines)
+
+
+def correlation_json(result: Correlation, everything: Correlation | None = None) -> dict[str, Any]:
+    """The JSON object of ``gecformats correlate --format json``: ``result``'s fields, and under
+    ``all`` the coefficients over every system when ``everything`` is given."""
+    data = result.to_dict()
+    if everything is not None:
+        data["all"] = {k: v for k, v in everything.to_dict().items()
+                       if k in ("n", "pearson", "spearman", "kendall")}
+    return data

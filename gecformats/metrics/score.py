@@ -395,3 +395,76 @@ def format_m2scorer(result: ScoreResult) -> str:
     ``Precision   : 0.4162`` / ``Recall      : 0.2140`` / ``F_0.5       : 0.3501``."""
     return ("Precision   : %.4f\nRecall      : %.4f\nF_%.1f       : %.4f"
             % (result.precision, result.recall, result.beta, result.f))
+
+
+# ------------------------------------------------------------------------- rendering
+
+FORMATS = ("text", "json", "m2scorer")
+"""The renderings of a :class:`ScoreResult` (:func:`format_result`)."""
+
+
+def format_result(result: ScoreResult, output_format: str = "text") -> str:
+    """``result`` as ``text`` (for people: P, R, F, counts, signature), ``json`` (see
+    :meth:`ScoreResult.to_dict`) or ``m2scorer`` (the reference's three lines), without a
+    final newline.
+
+    Raises:
+        ValueError: an unknown format.
+    """
+    if output_format == "m2scorer":
+        return format_m2scorer(result)
+    if output_format == "json":
+        import json
+
+        return json.dumps(result.to_dict(), ensure_ascii=False, indent=2)
+    if output_format != "text":
+        raise ValueError(f"unknown score format {output_format!r} (known: {', '.join(FORMATS)})")
+    label = f"F{result.beta:g}"
+    return (f"Precision  {result.precision:.4f}\n"
+            f"Recall     {result.recall:.4f}\n"
+            f"{label:<10} {result.f:.4f}\n"
+            f"{result.correct} correct, {result.proposed} proposed, {result.gold} gold edits "
+            f"in {result.sentences} sentences\n"
+            f"{result.signature}")
+
+
+def write_per_sentence(result: ScoreResult, out: IO[str]) -> None:
+    """The per-sentence table (``sentence  annotator  correct  proposed  gold``, tab-separated,
+    1-based, the chosen annotator and its own counts) of a result scored with
+    ``per_sentence=True``."""
+    out.write("sentence\tannotator\tcorrect\tproposed\tgold\n")
+    for number, c in enumerate(result.choices, 1):
+        out.write(f"{number}\t{c.annotator}\t{c.correct}\t{c.proposed}\t{c.gold}\n")
+
+
+def describe_sentence(scored: ScoredSentence) -> str:
+    """The ``--verbose`` block of one sentence: the chosen annotator's edits and matches, and
+    the other annotators' counts."""
+    from maxmatch import shrink_edit
+
+    chosen = next(a for a in scored.result.annotators if a.annotator == scored.choice.annotator)
+    c = scored.choice
+    lines = [
+        f"sentence {scored.number}: annotator {c.annotator} chosen "
+        f"({c.correct} correct, {c.proposed} proposed, {c.gold} gold)",
+        f"  source     : {' '.join(scored.source)}",
+        f"  hypothesis : {scored.hypothesis}",
+        f"  edits      : {_edit_list(shrink_edit(e) for e in chosen.edits)}",
+        f"  gold       : {_edit_list(chosen.gold_edits)}",
+        f"  matched    : {_edit_list(chosen.matched)}",
+    ]
+    others = [a for a in scored.result.annotators if a is not chosen]
+    if others:
+        lines.append("  others     : " + ", ".join(
+            f"annotator {a.annotator} {a.correct}/{a.proposed}/{a.gold}" for a in others))
+    return "\n".join(lines) + "\n\n"
+
+
+def _edit_list(edits: Iterator[tuple] | tuple) -> str:
+    """``3:4 at -> on; 4:4 '' -> the|a``: offsets, original, correction(s)."""
+    shown = []
+    for start, end, orig, corr in edits:
+        corrs = corr if isinstance(corr, tuple) else (corr,)
+        shown.append(f"{start}:{end} {orig or chr(39) * 2} -> "
+                     + "|".join(x or chr(39) * 2 for x in corrs))
+    return "; ".join(shown) if shown else "-"
