@@ -1,0 +1,62 @@
+"""The ``zh`` tokenizer gives exactly jieba's words (the README's promise), checked against
+``jieba.lcut`` on every NLPCC 2018 text in ../shared: the test sources, the gold sources and
+every annotator's corrected sentence, both system outputs and the training sample.
+
+jieba also returns white space and U+FEFF as words of their own; the ``zh`` tokenizer drops
+those (a token never is or holds only ignorable characters), so they are left out of
+jieba's list before comparing."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from conftest import shared_file
+from gecformats.formats import m2
+from gecformats.tokenize import IGNORABLE, get_tokenizer
+
+NLPCC = "corpora/nlpcc2018"
+
+
+def nlpcc_texts() -> list[str]:
+    base = shared_file(NLPCC)
+    texts = [line.rstrip("\n") for line in (base / "source.txt").open(encoding="utf-8")]
+    for sentence in m2.read(base / "gold.01.m2"):
+        texts.append("".join(sentence.source))
+        for k in sentence.annotators:
+            try:
+                texts.append("".join(sentence.corrected(k)))
+            except ValueError:  # sentence 1682's edit past the end
+                pass
+    for output in sorted((base / "system-outputs").iterdir()):
+        texts += [line.rstrip("\n").replace(" ", "") for line in output.open(encoding="utf-8")]
+    for line in (base / "data.train.sample73.txt").open(encoding="utf-8"):
+        texts += line.rstrip("\n").split("\t")[2:]
+    return texts
+
+
+def test_zh_gives_exactly_jiebas_words_on_nlpcc_2018() -> None:
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    tokenizer = get_tokenizer("zh")
+    texts = nlpcc_texts()
+    assert len(texts) > 10_000
+    differ = []
+    for text in texts:
+        tokens = tokenizer.tokenize(text)
+        assert all(text[t.start:t.end] == t.text for t in tokens)  # exact spans
+        ours = [t.text for t in tokens]
+        theirs = [w for w in jieba.lcut(text) if not IGNORABLE.fullmatch(w)]
+        if ours != theirs:
+            differ.append((text, ours, theirs))
+    assert differ == [], f"{len(differ)} of {len(texts)} texts differ, first: {differ[:2]}"
+
+
+@pytest.mark.parametrize("text", ["\ufeff我们迎来了最和美的中秋佳节。", "他 说 English 很 好"])
+def test_ignorable_and_space_words_of_jieba_are_dropped(text: str) -> None:
+    import jieba
+
+    ours = [t.text for t in get_tokenizer("zh").tokenize(text)]
+    assert ours == [w for w in jieba.lcut(text) if not IGNORABLE.fullmatch(w)]
