@@ -182,6 +182,14 @@ TARGETS = [
                                        ["stats", "{in}", "--from", "parallel"],
                                        ["convert", "{in}", "{out}.m2", "--from", "parallel",
                                         "--tokenizer", "space"]]),
+    Target("gleu-source", "gleu/source.txt", [
+        ["gleu", "{fixture:gleu/system-a.txt}", "--source", "{in}", "--ref", "{fixture:gleu/ref0.txt}"],
+        ["gleu", "{in}", "--source", "{fixture:gleu/source.txt}", "--ref", "{fixture:gleu/ref0.txt}",
+         "--version", "2015", "--format", "json"]], ".txt"),
+    Target("correlate", "gleu/human-napoles2015.tsv", [
+        ["correlate", "{in}", "{fixture:gleu/human-napoles2015.tsv}"],
+        ["correlate", "{fixture:gleu/human-napoles2015.tsv}", "{in}", "--exclude", "INPUT",
+         "--format", "json"]], ".tsv"),
     Target("hoo2011", "hoo2011", [["validate", "{in}", "--from", "hoo2011"],
                                   ["convert", "{in}", "{out}.m2", "--from", "hoo2011"],
                                   ["convert", "{in}", "{out}", "--from", "hoo2011", "--to", "hoo2011"]]),
