@@ -222,7 +222,15 @@ def terminations_raise() -> Iterator[None]:
     wanted = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
               if s is not None]
 
+    owner = os.getpid()
+
     def raise_terminated(signum: int, _frame: object) -> None:
+        if os.getpid() != owner:
+            # a forked worker (extract --jobs) inherited the handler: die as by default, so
+            # that a pool can stop its workers (it sends SIGTERM) without raising in them
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
         raise Terminated(128 + signum)
 
     previous = {}

@@ -219,3 +219,26 @@ def test_refs_refuses_an_edit_out_of_range(tmp_path: Path) -> None:
     path.write_text("S a b c\nA 5 6|||X|||y|||REQUIRED|||-NONE-|||0\n\n")
     code, output = run("refs", str(path))
     assert code == 1 and "edit 5 6 does not fit the sentence's 3 tokens" in output
+
+
+def test_a_forked_worker_dies_of_sigterm_as_by_default() -> None:
+    """A worker forked while an output is written (extract --jobs) inherits the handler; a
+    pool stops its workers with SIGTERM, which must end them at once, not raise in them
+    (that left a worker holding a queue lock: a hang)."""
+    import os
+    import signal
+    import time
+
+    from gecformats.io import terminations_raise
+
+    with terminations_raise():
+        pid = os.fork()
+        if pid == 0:  # the worker
+            try:
+                time.sleep(30)
+            finally:
+                os._exit(3)  # reached only if SIGTERM raised instead of killing
+        time.sleep(0.1)
+        os.kill(pid, signal.SIGTERM)
+        _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM
