@@ -32,16 +32,34 @@ def test_missing_shared_data_skips_elsewhere(monkeypatch: pytest.MonkeyPatch, tm
 
 def test_the_shared_mark_goes_through_the_same_check(pytester: pytest.Pytester,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A generated module run by pytest with the real conftest (its ../shared made absent):
+    shared_file in a test, the shared mark on a test and on a parameter (the way tests that
+    build their parameters from ../shared stand in for them) all fail under CI=true and skip
+    otherwise; nothing else in the run is affected."""
     pytester.makeconftest((Path(conftest.__file__)).read_text(encoding="utf-8")
                           .replace('SHARED = ROOT.parent / "shared"', 'SHARED = ROOT / "absent"'))
     pytester.makepyfile("""
         import pytest
+        from conftest import shared_file
+
+        def test_reads_data():
+            shared_file("corpora/x/file.txt").read_text()
 
         @pytest.mark.shared("corpora/x")
         def test_needs_data():
             pass
+
+        @pytest.mark.parametrize("row", [pytest.param(None, marks=pytest.mark.shared("x/rows"))])
+        def test_rows(row):
+            pass
+
+        def test_without_data():
+            pass
     """)
-    monkeypatch.setenv("CI", "true")
-    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(errors=1)  # fails in set-up
+    for value in ("true", "Yes", "1"):
+        monkeypatch.setenv("CI", value)
+        result = pytester.runpytest("-p", "no:cacheprovider")
+        result.assert_outcomes(passed=1, failed=1, errors=2)  # the marks fail in set-up
+        result.stdout.fnmatch_lines(["*CI must have the shared data*"])
     monkeypatch.delenv("CI")
-    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(skipped=1)
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1, skipped=3)

@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from conftest import FIXTURES, shared_file
-from gecformats import formats
 from gecformats.convert import refs
 from gecformats.cli import app
 from gecformats.errors import GecFormatError
@@ -33,10 +32,6 @@ SMALL = FIXTURES / "refs" / "small.m2"
 CONLL_M2 = "corpora/conll14/conll14st-test-data/noalt/official-2014.combined.m2"
 CONLL_XML = "corpora/imeasure/official-2014.combined.m2.ieval.xml"
 REFCOUNTS = "corpora/imeasure/official-2014.combined.m2.ieval.refcounts.tsv"
-
-needs_ixml = pytest.mark.skipif(
-    "ixml" not in formats.FORMATS, reason="the I-measure XML reader (formats/ixml.py) is not registered yet"
-)
 
 
 def alt(annotator: int, *changes: tuple[int, int, str]) -> Alternative:
@@ -257,7 +252,6 @@ def test_count_gives_the_bound_beyond_max() -> None:
     assert count(s, max=3) == Count(4, False, 4)  # inexact: the bound, not the 3 distinct
 
 
-@needs_ixml
 def test_the_original_example() -> None:
     """The I-measure package's example: candgen.py gives 4 references with -mix, 2 without."""
     gold = shared_file("corpora/imeasure/example/gold.xml")
@@ -628,7 +622,6 @@ def test_conll14_m2_imeasure_grouping_counts(refcounts) -> None:
     check_against_refcounts(sentences, refcounts)
 
 
-@needs_ixml
 def test_conll14_ixml_counts(refcounts) -> None:
     sentences = list(refs.read(shared_file(CONLL_XML), "ixml"))
     check_against_refcounts(sentences, refcounts)
