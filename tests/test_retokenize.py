@@ -609,19 +609,31 @@ def test_to_document_deleted_opening_punctuation_takes_no_space(
 @pytest.mark.parametrize("tokens, text, expected", [
     ("a b .", "a b.", "."),
     ("a b .", "a b .", "."),
-    ("x a b , y", "x a b, y", "x , y"),  # see the docstring
+    ("x a b , y", "x a b, y", "x, y"),
+    ("x a b y", "x a b y", "x y"),
+    ("x a b", "x a b", "x"),
+    ("x ( a b ) y", "x (a b) y", "x () y"),
 ])
 def test_to_document_adjacent_deletions_before_punctuation(
     tokens: str, text: str, expected: str
 ) -> None:
-    """Documented behaviour: each deletion keeps to its own space, so deleting 'a' and 'b'
-    of 'x a b, y' separately leaves 'x , y', not 'x, y'; the text tokenizes the same, which
-    is all a token-level M2 round trip can promise."""
+    """Adjacent deletions share the white space between them as one deletion of all their
+    tokens would: 'x a b, y' minus 'a' and 'b' is 'x, y', not 'x , y'."""
     i = tokens.split().index("a")
     doc = to_document([sent(tokens, m2(i, i + 1, ""), m2(i + 1, i + 2, ""))], text)
     first, second = doc.edits
     assert first.end <= second.start, doc.edits
-    assert doc.corrected().split() == expected.split()
+    assert doc.corrected() == expected
+    one = to_document([sent(tokens, m2(i, i + 2, ""))], text)
+    assert one.corrected() == expected  # the same as one deletion of both
+
+
+def test_to_document_adjacent_deletions_with_an_insertion_between_keep_their_spaces() -> None:
+    """Deletions with an insertion between them are not shared out (the insertion takes its
+    own space): each keeps to its tokens, nothing overlaps, the text tokenizes right."""
+    doc = to_document([sent("x a b , y", m2(1, 2, ""), m2(2, 2, "z"), m2(2, 3, ""))], "x a b, y")
+    assert [(e.start, e.end) for e in doc.edits] == [(2, 3), (4, 4), (4, 5)]
+    assert doc.corrected().split() == ["x", "z", ",", "y"]
 
 
 # --------------------------------------------------------------------------- to_documents

@@ -677,8 +677,11 @@ def _char_edits(
     text: str, spans: list[tuple[int, int]], edits: Sequence[Edit], joined: bool
 ) -> list[Edit]:
     """One sentence's token edits as character edits; a deletion gives back the space it
-    took along when that would make it overlap another edit ("a b ." minus "a" and "b")."""
+    took along when that would make it overlap another edit; adjacent deletions share out
+    the white space one deletion of all their tokens would take (see :func:`_deletion_runs`)."""
     out = [_char_edit(text, spans, edit, joined) for edit in edits]
+    if not joined:
+        _deletion_runs(text, spans, edits, out)
     for k, (edit, char) in enumerate(zip(edits, out)):
         if edit.start == edit.end:
             continue
@@ -691,6 +694,38 @@ def _char_edits(
             out[k] = make_edit(exact[0], exact[1], char.corrections, char.type, char.required,
                                char.comment, char.annotator, char.meta)
     return out
+
+
+def _deletion_runs(
+    text: str, spans: list[tuple[int, int]], edits: Sequence[Edit], out: list[Edit]
+) -> None:
+    """Give adjacent deletions (no insertion between them) the white space that one
+    deletion of all their tokens takes, shared out in ``out``: the first starts where that
+    span starts, each ends where the next one's tokens start, the last ends where the span
+    ends.  So "x a b, y" minus "a" and "b" is "x, y", as minus "a b" (each deletion on its
+    own would keep to its own space and leave "x , y")."""
+    pure = sorted((k for k, e in enumerate(edits)
+                   if e.start < e.end and not e.correction and len(e.corrections) == 1),
+                  key=lambda k: (edits[k].start, edits[k].end))
+    insertions = {e.start for e in edits if e.start == e.end}
+    runs: list[list[int]] = []
+    for k in pure:
+        start = edits[k].start
+        if runs and edits[runs[-1][-1]].end == start and start not in insertions:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    for run in runs:
+        if len(run) < 2:
+            continue
+        first, last = edits[run[0]], edits[run[-1]]
+        start, end = _deletion_span(text, spans, first.start, last.end, first)
+        for i, k in enumerate(run):
+            a = start if i == 0 else spans[edits[k].start][0]
+            b = end if i == len(run) - 1 else spans[edits[run[i + 1]].start][0]
+            c = out[k]
+            out[k] = make_edit(a, b, c.corrections, c.type, c.required, c.comment,
+                               c.annotator, c.meta)
 
 
 def _char_edit(text: str, spans: list[tuple[int, int]], edit: Edit, joined: bool) -> Edit:
