@@ -26,7 +26,8 @@ from gecformats.metrics.gleu import format_text as format_gleu, gleu_files
 from gecformats.io import atomic_output
 from gecformats.convert.project import parse_map
 from gecformats.metrics.score import (ScoredSentence, Scoring, count_lines, describe_sentence,
-                                      format_result, write_per_sentence)
+                                      format_result, format_systems, score_systems,
+                                      system_names, write_per_sentence)
 from gecformats.metrics.stats import format_stats, stats as count_stats, text_stats
 from gecformats.validate import validate as validate_file
 
@@ -107,6 +108,8 @@ class ScoreFormat(str, Enum):
     text = "text"
     json = "json"
     m2scorer = "m2scorer"
+    tsv = "tsv"
+    latex = "latex"
 
 
 class SegmentMode(str, Enum):
@@ -423,8 +426,9 @@ def refs(
 
 @app.command()
 def score(
-    hypothesis: str = typer.Argument(
-        ..., help="System output, one tokenised sentence per line (.gz read transparently; '-' for standard input)."
+    hypotheses: list[str] = typer.Argument(
+        ..., metavar="HYP...", help="System outputs, one tokenised sentence per line (.gz read "
+        "transparently; '-' for standard input); several are scored against the gold read once."
     ),
     gold: str = typer.Option(..., "--gold", help="The M2 gold file."),
     beta: float = typer.Option(0.5, help="Beta of F-beta (also drives the per-sentence annotator choice)."),
@@ -436,7 +440,8 @@ def score(
     ),
     output_format: ScoreFormat = typer.Option(
         ScoreFormat.text, "--format",
-        help="text (for people), json, or m2scorer (the NUS scorer's three lines, byte for byte).",
+        help="text (for people), json, m2scorer (the NUS scorer's three lines, byte for byte; "
+        "one system), tsv or latex (a table).",
     ),
     per_sentence: Optional[str] = typer.Option(
         None, "--per-sentence", metavar="FILE.tsv",
@@ -469,9 +474,10 @@ def score(
         "'：:；;（(）)', what PKUNLP changed in the NLPCC 2018 gold; '' for none).",
     ),
 ) -> None:
-    """Score HYPOTHESIS against an M2 gold file with MaxMatch (M2), exactly like the NUS m2scorer.
+    """Score system outputs against an M2 gold file with MaxMatch (M2), exactly like the NUS m2scorer.
 
-    Nothing is printed or written unless the whole input is scored (a line-count mismatch is
+    Several outputs are scored against the gold read once, one row each (text, json: a list
+    of the single-system objects, tsv, latex). Nothing is printed or written unless the whole input is scored (a line-count mismatch is
     found at the end). Exit status: 0 scored, 1 bad input data (malformed, misaligned or
     unreadable), 2 bad usage.
     """
@@ -484,6 +490,18 @@ def score(
         raise typer.BadParameter(f"standard output already carries the {output_format.value} "
                                  "score; write the per-sentence table to a file",
                                  param_hint="'--per-sentence -'")
+    if len(hypotheses) > 1:
+        for given, flag in ((per_sentence is not None, "--per-sentence"), (verbose, "--verbose"),
+                            (output_format is ScoreFormat.m2scorer, "--format m2scorer")):
+            if given:
+                raise typer.BadParameter("is for one system; score the others separately",
+                                         param_hint=f"'{flag}'")
+        _score_systems(hypotheses, gold, output_format, beta=beta,
+                       max_unchanged_words=max_unchanged_words,
+                       ignore_whitespace_casing=ignore_whitespace_casing, max_edges=max_edges,
+                       segment=segment, segmenter=segmenter, segment_map=segment_map)
+        return
+    hypothesis = hypotheses[0]
     scoring = _scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
                        ignore_whitespace_casing=ignore_whitespace_casing,
                        per_sentence=per_sentence is not None, segment=segment,
@@ -505,10 +523,31 @@ def score(
             out = sys.stderr if output_format is ScoreFormat.json else sys.stdout
             for chunk in iter(lambda: trace.read(1 << 16), ""):
                 typer.echo(chunk, file=out, nl=False)
-    typer.echo(format_result(result, output_format.value))
+    if output_format in (ScoreFormat.tsv, ScoreFormat.latex):
+        typer.echo(format_systems(system_names([hypothesis]), [result], output_format.value))
+    else:
+        typer.echo(format_result(result, output_format.value))
     for number in result.warnings[:1]:
         typer.echo(f"gecformats: {gold}: sentence {number} (and {len(result.warnings) - 1} more) has "
                    "annotator ids the NUS scorer may visit in another order", err=True)
+
+
+def _score_systems(hypotheses: list[str], gold: str, output_format: ScoreFormat, *,
+                   segment: Optional[SegmentMode], segmenter: Optional[SegmenterName],
+                   segment_map: Optional[str], **options: object) -> None:
+    """The ``score`` command for several systems: one table."""
+    first = _scoring(hypotheses[0], gold, segment=segment, segmenter=segmenter,
+                     segment_map=segment_map, **options)
+    with user_errors():
+        try:
+            results = score_systems(hypotheses, gold, segment=first.segment,
+                                    segmenter=first.segmenter, segment_map=first.segment_map,
+                                    **options)
+        except GecFormatError:
+            raise
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    typer.echo(format_systems(system_names(hypotheses), results, output_format.value))
 
 
 def _scoring(hypothesis: str, gold: str, *, segment: Optional[SegmentMode],

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from conftest import FIXTURES, SHARED, shared_file
 from gecformats.cli import app
+from gecformats.formats.m2 import read as m2_read
 from gecformats.m2scorer_cli import py2_float, run as maxmatch_run
 
 SCORE = FIXTURES / "score"
@@ -325,3 +326,60 @@ def test_progress_bar_starts_after_the_set_up(monkeypatch: pytest.MonkeyPatch) -
     assert list(cli.with_progress(slow_set_up(), 3)) == [0, 1, 2]
     assert started[0] >= ready[0]
     assert list(cli.with_progress(iter(()), 0)) == [] and len(started) == 1
+
+
+# ------------------------------------------------------------- several systems (issue 14, part 1)
+
+SAMPLE_HYP, SAMPLE_GOLD = SCORE / "sample.hyp", SCORE / "sample.m2"
+
+
+def test_one_system_output_is_unchanged() -> None:
+    code, out, _ = score(SAMPLE_HYP, "--gold", SAMPLE_GOLD)
+    assert code == 0 and out.startswith("Precision  0.8333\n")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "tsv", "latex"])
+def test_several_systems_one_table(tmp_path: Path, fmt: str) -> None:
+    other = tmp_path / "unchanged.txt"
+    other.write_text("".join(" ".join(s.source) + "\n" for s in m2_read(SAMPLE_GOLD)))
+    code, out, err = score(SAMPLE_HYP, other, "--gold", SAMPLE_GOLD, "--format", fmt)
+    assert code == 0, err
+    if fmt == "json":
+        rows = json.loads(out)
+        assert [r["system"] for r in rows] == ["sample.hyp", "unchanged.txt"]
+        single = json.loads(score(SAMPLE_HYP, "--gold", SAMPLE_GOLD, "--format", "json")[1])
+        assert {k: v for k, v in rows[0].items() if k != "system"} == single
+        assert rows[1]["proposed"] == 0
+    elif fmt == "text":
+        lines = out.splitlines()
+        assert lines[1].split()[:4] == ["sample.hyp", "0.8333", "1.0000", "0.8621"]
+        assert lines[2].split()[0] == "unchanged.txt" and lines[-1].startswith("metric:m2|")
+    elif fmt == "tsv":
+        assert out.splitlines()[1].split("\t")[:4] == ["sample.hyp", "0.8333", "1.0000", "0.8621"]
+        assert out.splitlines()[-1].startswith("# metric:m2|")
+    else:
+        assert "\\begin{tabular}" in out and "sample.hyp & 83.33 & 100.00 & 86.21" in out
+
+
+def test_several_systems_refuse_one_system_options(tmp_path: Path) -> None:
+    for extra in (["-v"], ["--per-sentence", str(tmp_path / "x.tsv")], ["--format", "m2scorer"]):
+        code, out, err = score(SAMPLE_HYP, SAMPLE_HYP, "--gold", SAMPLE_GOLD, *extra)
+        assert code == 2 and out == "" and "is for one system" in err
+
+
+def test_several_systems_name_the_misaligned_one(tmp_path: Path) -> None:
+    short = tmp_path / "short.txt"
+    short.write_text("only one line\n")
+    code, out, err = score(SAMPLE_HYP, short, "--gold", SAMPLE_GOLD)
+    assert (code, out) == (1, "") and err.startswith(f"gecformats: {short}: 1 hypothesis line for 4")
+
+
+def test_thirteen_conll_systems_equal_one_by_one() -> None:
+    from gecformats.metrics.score import score_files, score_systems
+
+    base = shared_file("corpora/conll14")
+    gold = base / "conll14st-test-data/noalt/official-2014.combined.m2"
+    systems = sorted((base / "official_submissions").iterdir())
+    assert len(systems) == 13
+    for path, result in zip(systems, score_systems(systems, gold)):
+        assert result == score_files(path, gold), path.name

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -257,13 +257,17 @@ class Scoring:
         self._annotators: set[int] = set()
         self._done = False
 
-    def __iter__(self) -> Iterator[ScoredSentence]:
+    def _project(self) -> None:
+        """Build the projector of ``segment="project"`` (reads the gold a first time)."""
         if self.segment == "project" and self.projector is None:
             if self.gold == "-":
                 raise GecFormatError("--segment project reads the gold twice: give a file, "
                                      "not standard input", self.gold)
             self.projector = Projector(Lexicon.from_m2(self.gold), segmenter=self.segmenter,
                                        mapping=self.segment_map)
+
+    def __iter__(self) -> Iterator[ScoredSentence]:
+        self._project()
         streams = [(self.gold, m2.read(self.gold)), (self.hypothesis, read_hypothesis(self.hypothesis))]
         for number, (sentence, line) in enumerate(lockstep(streams, self._mismatch), 1):
             yield self._score(number, sentence, line[1])
@@ -468,3 +472,103 @@ def _edit_list(edits: Iterator[tuple] | tuple) -> str:
         shown.append(f"{start}:{end} {orig or chr(39) * 2} -> "
                      + "|".join(x or chr(39) * 2 for x in corrs))
     return "; ".join(shown) if shown else "-"
+
+
+# ------------------------------------------------------------------------- several systems
+
+
+def score_systems(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLike[str],
+                  **options: Any) -> list[ScoreResult]:
+    """Score several system outputs against one M2 gold file, read once.
+
+    The gold and every hypothesis are streamed in lockstep, each system with its own greedy
+    annotator choice, so each result is exactly :func:`score_files` of that system.
+
+    Args:
+        hypotheses: the system outputs (at most one may be ``-``).
+        gold: the M2 gold file.
+        options: as for :class:`Scoring` (``beta``, ``max_unchanged_words``, ``segment`` ...).
+
+    Returns:
+        One :class:`ScoreResult` per hypothesis, in the order given.
+
+    Raises:
+        GecFormatError: as :class:`Scoring`, naming the hypothesis whose line count differs.
+        ValueError: no hypothesis, or standard input twice.
+    """
+    if not hypotheses:
+        raise ValueError("no hypothesis to score")
+    if sum(os.fspath(h) == "-" for h in hypotheses) > 1:
+        raise ValueError("only one hypothesis can be standard input ('-')")
+    scorings = [Scoring(h, gold, **options) for h in hypotheses]
+    first = scorings[0]
+    first._project()
+    for s in scorings[1:]:
+        s.projector = first.projector  # one lexicon for all
+
+    def mismatch(_names: list[str], counts: list[int]) -> GecFormatError:
+        k = next(i for i in range(1, len(counts)) if counts[i] != counts[0])
+        return scorings[k - 1]._mismatch([], [counts[0], counts[k]])
+
+    streams: list[tuple[str, Iterator[Any]]] = [(first.gold, m2.read(first.gold))]
+    streams += [(s.hypothesis, read_hypothesis(s.hypothesis)) for s in scorings]
+    for number, (sentence, *lines) in enumerate(lockstep(streams, mismatch), 1):
+        for s, line in zip(scorings, lines):
+            s._score(number, sentence, line[1])
+    for s in scorings:
+        s._done = True
+    return [s.result() for s in scorings]
+
+
+SYSTEM_FORMATS = ("text", "json", "tsv", "latex")
+"""The renderings of several systems' results (:func:`format_systems`)."""
+
+
+def system_names(hypotheses: Sequence[str | os.PathLike[str]]) -> list[str]:
+    """Each hypothesis' file name, or its whole path where two file names are the same."""
+    bases = [os.path.basename(os.fspath(h)) or os.fspath(h) for h in hypotheses]
+    return bases if len(set(bases)) == len(bases) else [os.fspath(h) for h in hypotheses]
+
+
+def format_systems(names: Sequence[str], results: Sequence[ScoreResult],
+                   output_format: str = "text") -> str:
+    """Several systems' results as one table, without a final newline.
+
+    ``text``: a row per system (P, R, F, correct, proposed, gold) and the signature;
+    ``json``: a list of the single-system objects (:meth:`ScoreResult.to_dict`) with their
+    ``system`` name; ``tsv``: a header, a row per system and a ``#`` signature line;
+    ``latex``: a ``tabular`` with the signature as a comment.
+
+    Raises:
+        ValueError: an unknown format.
+    """
+    if output_format == "json":
+        import json
+
+        return json.dumps([{"system": n, **r.to_dict()} for n, r in zip(names, results)],
+                          ensure_ascii=False, indent=2)
+    label = f"F{results[0].beta:g}" if results else "F"
+    signature = str(results[0].signature) if results else ""
+    if output_format == "tsv":
+        rows = [f"system\tprecision\trecall\t{label}\tcorrect\tproposed\tgold"]
+        rows += [f"{n}\t{r.precision:.4f}\t{r.recall:.4f}\t{r.f:.4f}\t{r.correct}\t{r.proposed}\t"
+                 f"{r.gold}" for n, r in zip(names, results)]
+        return "\n".join(rows + [f"# {signature}"])
+    if output_format == "latex":
+        def tex(text: str) -> str:
+            for char in "\\&%$#_{}":
+                text = text.replace(char, "\\" + char if char != "\\" else r"\textbackslash{}")
+            return text
+        rows = [r"\begin{tabular}{lrrr}", r"\hline",
+                f"System & P & R & $F_{{{results[0].beta:g}}}$ \\\\" if results else "", r"\hline"]
+        rows += [f"{tex(n)} & {100 * r.precision:.2f} & {100 * r.recall:.2f} & {100 * r.f:.2f} \\\\"
+                 for n, r in zip(names, results)]
+        return "\n".join(rows + [r"\hline", r"\end{tabular}", f"% {signature}"])
+    if output_format != "text":
+        raise ValueError(f"unknown format {output_format!r} (known: {', '.join(SYSTEM_FORMATS)})")
+    width = max([len("system"), *map(len, names)])
+    rows = [f"{'system':<{width}}  {'P':>6}  {'R':>6}  {label:>6}  {'correct':>7}  "
+            f"{'proposed':>8}  {'gold':>6}"]
+    rows += [f"{n:<{width}}  {r.precision:6.4f}  {r.recall:6.4f}  {r.f:6.4f}  {r.correct:>7}  "
+             f"{r.proposed:>8}  {r.gold:>6}" for n, r in zip(names, results)]
+    return "\n".join(rows + [signature])
