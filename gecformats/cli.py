@@ -112,6 +112,10 @@ class ScoreFormat(str, Enum):
     latex = "latex"
 
 
+class HypTokenizer(str, Enum):
+    en = "en"
+
+
 class SegmentMode(str, Enum):
     project = "project"
 
@@ -447,6 +451,14 @@ def score(
         None, "--per-sentence", metavar="FILE.tsv",
         help="Write the chosen annotator and its counts per sentence (TSV; '-' for standard output).",
     ),
+    tokenize: Optional[HypTokenizer] = typer.Option(
+        None, "--tokenize", help="en: the hypotheses are raw English; tokenize them like the "
+        "CoNLL gold (nltk Penn Treebank words) before scoring (recorded in the signature)."
+    ),
+    strict: bool = typer.Option(
+        False, "--strict", help="A hypothesis that looks tokenized unlike the gold (untokenized "
+        "English, unsegmented Chinese) is an error (exit 1), not a warning."
+    ),
     max_edges: int = typer.Option(
         maxmatch.DEFAULT_MAX_EDGES, "--max-edges", min=1,
         help="The largest edit lattice one sentence may have (about 310 bytes per edge); a "
@@ -486,6 +498,9 @@ def score(
     if max_unchanged_words < 0:
         raise typer.BadParameter(f"must be 0 or more, not {max_unchanged_words}",
                                  param_hint="'--max-unchanged-words'")
+    if tokenize is not None and segment is not None:
+        raise typer.BadParameter("--tokenize and --segment exclude each other",
+                                 param_hint="'--tokenize'")
     if per_sentence == "-" and output_format is not ScoreFormat.text:
         raise typer.BadParameter(f"standard output already carries the {output_format.value} "
                                  "score; write the per-sentence table to a file",
@@ -496,16 +511,17 @@ def score(
             if given:
                 raise typer.BadParameter("is for one system; score the others separately",
                                          param_hint=f"'{flag}'")
-        _score_systems(hypotheses, gold, output_format, beta=beta,
+        _score_systems(hypotheses, gold, output_format, strict, beta=beta,
                        max_unchanged_words=max_unchanged_words,
                        ignore_whitespace_casing=ignore_whitespace_casing, max_edges=max_edges,
-                       segment=segment, segmenter=segmenter, segment_map=segment_map)
+                       segment=segment, segmenter=segmenter, segment_map=segment_map,
+                       tokenize=tokenize.value if tokenize else None)
         return
     hypothesis = hypotheses[0]
     scoring = _scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
                        ignore_whitespace_casing=ignore_whitespace_casing,
                        per_sentence=per_sentence is not None, segment=segment,
-                       max_edges=max_edges,
+                       max_edges=max_edges, tokenize=tokenize.value if tokenize else None,
                        segmenter=segmenter, segment_map=segment_map)
     with ExitStack() as stack:
         # the trace is held back until the counts are known to match (no partial output)
@@ -515,6 +531,7 @@ def score(
                 if trace is not None:
                     trace.write(describe_sentence(scored))
             result = scoring.result()
+            _input_warnings([result], strict)
             if per_sentence is not None:
                 with atomic_output(per_sentence) as fh:
                     write_per_sentence(result, fh)
@@ -532,7 +549,15 @@ def score(
                    "annotator ids the NUS scorer may visit in another order", err=True)
 
 
-def _score_systems(hypotheses: list[str], gold: str, output_format: ScoreFormat, *,
+def _input_warnings(results: list[Any], strict: bool) -> None:
+    """Print why a hypothesis looks tokenized unlike the gold; with ``strict``, stop (1)."""
+    for warning in (w for r in results for w in r.input_warnings):
+        if strict:
+            raise GecFormatError(warning)
+        typer.echo(f"gecformats: warning: {warning}", err=True)
+
+
+def _score_systems(hypotheses: list[str], gold: str, output_format: ScoreFormat, strict: bool, *,
                    segment: Optional[SegmentMode], segmenter: Optional[SegmenterName],
                    segment_map: Optional[str], **options: object) -> None:
     """The ``score`` command for several systems: one table."""
@@ -547,6 +572,7 @@ def _score_systems(hypotheses: list[str], gold: str, output_format: ScoreFormat,
             raise
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+        _input_warnings(results, strict)
     typer.echo(format_systems(system_names(hypotheses), results, output_format.value))
 
 

@@ -383,3 +383,66 @@ def test_thirteen_conll_systems_equal_one_by_one() -> None:
     assert len(systems) == 13
     for path, result in zip(systems, score_systems(systems, gold)):
         assert result == score_files(path, gold), path.name
+
+
+# ------------------------------------------------- untokenized input (issue 14, part 2)
+
+EN_GOLD = "".join(f"S He said {w} , and left .\nA 2 3|||X|||{w}s|||REQUIRED|||-NONE-|||0\n\n"
+                  for w in ("yes", "no", "maybe", "so", "well"))
+ZH_GOLD = "".join(f"S 我 {w} 学校 了 。\nA 1 2|||S|||去|||REQUIRED|||-NONE-|||0\n\n"
+                  for w in ("到", "回", "进", "离开", "在"))
+
+
+@pytest.fixture
+def en_case(tmp_path: Path) -> tuple[Path, Path]:
+    gold = tmp_path / "en.m2"
+    gold.write_text(EN_GOLD)
+    hyp = tmp_path / "detok.txt"
+    hyp.write_text("".join(f"He said {w}s, and left.\n" for w in ("yes", "no", "maybe", "so", "well")))
+    return hyp, gold
+
+
+def test_untokenized_english_is_warned_about_with_the_fix(en_case: tuple[Path, Path]) -> None:
+    hyp, gold = en_case
+    code, out, err = score(hyp, "--gold", gold)
+    assert code == 0 and out.startswith("Precision")
+    assert "5 of 5 lines glue punctuation to a word" in err
+    assert f"gecformats score {hyp} --gold {gold} --tokenize en" in err
+    code, out, err = score(hyp, "--gold", gold, "--tokenize", "en")
+    assert code == 0 and "warning" not in err
+    assert "F0.5       1.0000" in out and "segment:tokenize+en-nltk-" in out
+
+
+def test_strict_makes_the_warning_an_error(en_case: tuple[Path, Path]) -> None:
+    hyp, gold = en_case
+    code, out, err = score(hyp, "--gold", gold, "--strict")
+    assert (code, out) == (1, "") and err.count("\n") == 1 and "--tokenize en" in err
+
+
+def test_unsegmented_chinese_is_warned_about(tmp_path: Path) -> None:
+    gold = tmp_path / "zh.m2"
+    gold.write_text(ZH_GOLD)
+    hyp = tmp_path / "raw.txt"
+    hyp.write_text("".join(f"我去{w}学校了。\n".replace(f"去{w}", "去") for w in ("到", "回", "进", "离开", "在")))
+    code, _, err = score(hyp, "--gold", gold)
+    assert code == 0 and "lines are unsegmented Chinese" in err and "--segment project" in err
+
+
+def test_tokenized_output_gets_no_warning() -> None:
+    code, _, err = score(SAMPLE_HYP, "--gold", SAMPLE_GOLD)
+    assert code == 0 and "warning" not in err
+
+
+def test_conll_systems_get_no_warning() -> None:
+    from gecformats.metrics.score import score_systems
+
+    base = shared_file("corpora/conll14")
+    gold = base / "conll14st-test-data/noalt/official-2014.combined.m2"
+    results = score_systems(sorted((base / "official_submissions").iterdir()), gold)
+    assert all(r.input_warnings == () for r in results)
+
+
+def test_tokenize_and_segment_exclude_each_other(en_case: tuple[Path, Path]) -> None:
+    hyp, gold = en_case
+    code, _, err = score(hyp, "--gold", gold, "--tokenize", "en", "--segment", "project")
+    assert code == 2 and "exclude each other" in err

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
@@ -28,6 +29,7 @@ from gecformats.errors import GecFormatError
 from gecformats.formats import m2
 from gecformats.io import lockstep, numbered_lines, open_binary, source_name
 from gecformats.model import Sentence
+from gecformats.tokenize import get_tokenizer
 from gecformats.convert.project import NLPCC_MAP, SEGMENTERS, Lexicon, Projector
 
 GoldEdits = dict[int, list[tuple[int, int, tuple[str, ...]]]]
@@ -105,7 +107,9 @@ class ScoreResult:
     ``sentences`` is the number of sentences; ``choices`` holds one
     :class:`maxmatch.SentenceChoice` per sentence when asked for (``per_sentence=True``),
     else is empty; ``warnings`` lists 1-based sentence numbers whose annotator ids the
-    reference might visit in another order (spec §2.6).
+    reference might visit in another order (spec §2.6); ``input_warnings`` says why the
+    hypothesis looks tokenized unlike the gold (:class:`InputCheck`), with the command that
+    fixes it.
     """
 
     precision: float
@@ -119,6 +123,7 @@ class ScoreResult:
     signature: Signature
     choices: tuple[SentenceChoice, ...] = ()
     warnings: tuple[int, ...] = ()
+    input_warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``precision recall f beta correct proposed gold sentences
@@ -236,8 +241,13 @@ class Scoring:
                  ignore_whitespace_casing: bool = False, per_sentence: bool = False,
                  segment: str | None = None, segmenter: str = "zh",
                  segment_map: Mapping[str, str] | None = None,
-                 max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES) -> None:
+                 max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES,
+                 tokenize: str | None = None) -> None:
         self.hypothesis = os.fspath(hypothesis)
+        if tokenize is not None and segment is not None:
+            raise ValueError("tokenize and segment exclude each other")
+        self.tokenizer = get_tokenizer(tokenize) if tokenize is not None else None
+        self.check = InputCheck()
         self.max_edges = max_edges
         self.gold = os.fspath(gold)
         self.beta = beta
@@ -283,9 +293,13 @@ class Scoring:
         if self.projector is not None:
             tokens = self.projector.project(sentence.source, line)
             shown = " ".join(tokens)
+        elif self.tokenizer is not None:
+            tokens = [t.text for t in self.tokenizer.tokenize(line)]
+            shown = " ".join(tokens)
         else:
             tokens = split_hypothesis(line)
             shown = strip_hypothesis(line)
+            self.check.add(sentence.source, tokens)
         try:
             result, choice = s.add(sentence.source, tokens, gold)
         except maxmatch.LatticeTooLarge as exc:
@@ -323,10 +337,75 @@ class Scoring:
         r = self._scorer.result()
         signature = Signature(self.beta, self.max_unchanged_words,
                               self.ignore_whitespace_casing, len(self._annotators),
-                              segment=self.projector.version if self.projector else None)
+                              segment=self.projector.version if self.projector else
+                              f"tokenize+{self.tokenizer.name}-{self.tokenizer.version}"
+                              if self.tokenizer else None)
         return ScoreResult(r.precision, r.recall, r.f, r.beta, r.correct, r.proposed, r.gold,
                            self._scorer.count, signature, r.sentences,
-                           tuple(i + 1 for i in r.warnings))
+                           tuple(i + 1 for i in r.warnings), tuple(self.input_warnings()))
+
+
+    def input_warnings(self) -> list[str]:
+        """Why the hypothesis looks wrong for this gold (untokenized English against a
+        tokenized gold, unsegmented Chinese against a segmented one), each with the command
+        that fixes it; empty when it looks right.  Only after the iteration."""
+        fix = f"gecformats score {self.hypothesis} --gold {self.gold}"
+        return self.check.warnings(self.hypothesis, fix)
+
+
+_GLUE = frozenset(".,!?;:")
+_CJK = re.compile("[\u4e00-\u9fff]")
+
+
+class InputCheck:
+    """Counts of the signs that a hypothesis is not tokenized like its gold.
+
+    * English: a hypothesis token that glues ``. , ! ? ; :`` to a word (``phone.``) in a
+      sentence whose gold source has that mark as a token of its own;
+    * Chinese: a hypothesis line without spaces (five characters or more) where the gold
+      source of Chinese text has three tokens or more.
+    """
+
+    SHARE = 0.3
+    """A warning is given when at least this share of the sentences that can show a sign
+    show it (and at least :data:`MINIMUM` of them do)."""
+    MINIMUM = 3
+
+    def __init__(self) -> None:
+        self.glue_seen = self.glued = 0
+        self.zh_seen = self.unsegmented = 0
+        self.glue_example: str | None = None
+        self.zh_example: str | None = None
+
+    def add(self, source: Sequence[str], hypothesis: Sequence[str]) -> None:
+        """Look at one sentence: its gold source tokens and the hypothesis tokens."""
+        marks = _GLUE.intersection(source)
+        if marks:
+            self.glue_seen += 1
+            glued = next((tok for tok in hypothesis if len(tok) > 1 and tok[-1] in marks
+                          and tok[-2].isalnum()), None)
+            if glued is not None:
+                self.glued += 1
+                self.glue_example = self.glue_example or glued
+        if len(source) >= 3 and _CJK.search("".join(source[:3])):
+            self.zh_seen += 1
+            if len(hypothesis) == 1 and len(hypothesis[0]) >= 5:
+                self.unsegmented += 1
+                self.zh_example = self.zh_example or hypothesis[0][:12]
+
+    def warnings(self, name: str, fix: str) -> list[str]:
+        """The warnings for hypothesis ``name``; ``fix`` is its score command so far."""
+        out = []
+        if self.glued >= self.MINIMUM and self.glued >= self.SHARE * self.glue_seen:
+            out.append(f"{name}: {self.glued} of {self.glue_seen} lines glue punctuation to a "
+                       f"word that the gold separates (e.g. {self.glue_example!r}): the output "
+                       f"looks untokenized and its score too low; tokenize it like the gold: "
+                       f"{fix} --tokenize en")
+        if self.unsegmented >= self.MINIMUM and self.unsegmented >= self.SHARE * self.zh_seen:
+            out.append(f"{name}: {self.unsegmented} of {self.zh_seen} lines are unsegmented "
+                       f"Chinese (e.g. {self.zh_example!r}) against a segmented gold: its score "
+                       f"would be too low; segment it like the gold: {fix} --segment project")
+        return out
 
 
 def _plural(count: int, noun: str) -> str:
@@ -339,7 +418,8 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
                 progress: Callable[[ScoredSentence], None] | None = None,
                 segment: str | None = None, segmenter: str = "zh",
                 segment_map: Mapping[str, str] | None = None,
-                max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES) -> ScoreResult:
+                max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES,
+                tokenize: str | None = None) -> ScoreResult:
     """Score a system output against an M2 gold file, bit for bit like the NUS m2scorer.
 
     Args:
@@ -358,6 +438,8 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
             and normalisation map.
         max_edges: the largest edit lattice of one sentence (``maxmatch.DEFAULT_MAX_EDGES``,
             about 800 MB); a sentence past it is refused, never scored differently.
+        tokenize: ``"en"`` to tokenize raw English hypotheses with the ``en`` tokenizer
+            first (recorded in the signature); ``None`` takes them as tokenized.
 
     Returns:
         A :class:`ScoreResult` with P, R, F, the counts and the :class:`Signature`.
@@ -370,7 +452,7 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
     scoring = Scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
                       ignore_whitespace_casing=ignore_whitespace_casing,
                       per_sentence=per_sentence, segment=segment, segmenter=segmenter,
-                      segment_map=segment_map, max_edges=max_edges)
+                      segment_map=segment_map, max_edges=max_edges, tokenize=tokenize)
     for scored in scoring:
         if progress is not None:
             progress(scored)
