@@ -455,6 +455,11 @@ def score(
         None, "--tokenize", help="en: the hypotheses are raw English; tokenize them like the "
         "CoNLL gold (nltk Penn Treebank words) before scoring (recorded in the signature)."
     ),
+    per_type: bool = typer.Option(
+        False, "--per-type", help="Also give, per gold error type, the gold edits, the matched "
+        "ones and the recall (after the exact M2 alignment and annotator choice), and the "
+        "proposed edits that matched nothing (text and json; one system)."
+    ),
     strict: bool = typer.Option(
         False, "--strict", help="A hypothesis that looks tokenized unlike the gold (untokenized "
         "English, unsegmented Chinese) is an error (exit 1), not a warning."
@@ -498,6 +503,8 @@ def score(
     if max_unchanged_words < 0:
         raise typer.BadParameter(f"must be 0 or more, not {max_unchanged_words}",
                                  param_hint="'--max-unchanged-words'")
+    if per_type and output_format not in (ScoreFormat.text, ScoreFormat.json):
+        raise typer.BadParameter("goes with --format text or json", param_hint="'--per-type'")
     if tokenize is not None and segment is not None:
         raise typer.BadParameter("--tokenize and --segment exclude each other",
                                  param_hint="'--tokenize'")
@@ -507,6 +514,7 @@ def score(
                                  param_hint="'--per-sentence -'")
     if len(hypotheses) > 1:
         for given, flag in ((per_sentence is not None, "--per-sentence"), (verbose, "--verbose"),
+                            (per_type, "--per-type"),
                             (output_format is ScoreFormat.m2scorer, "--format m2scorer")):
             if given:
                 raise typer.BadParameter("is for one system; score the others separately",
@@ -522,6 +530,7 @@ def score(
                        ignore_whitespace_casing=ignore_whitespace_casing,
                        per_sentence=per_sentence is not None, segment=segment,
                        max_edges=max_edges, tokenize=tokenize.value if tokenize else None,
+                       per_type=per_type,
                        segmenter=segmenter, segment_map=segment_map)
     with ExitStack() as stack:
         # the trace is held back until the counts are known to match (no partial output)

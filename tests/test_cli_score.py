@@ -446,3 +446,35 @@ def test_tokenize_and_segment_exclude_each_other(en_case: tuple[Path, Path]) -> 
     hyp, gold = en_case
     code, _, err = score(hyp, "--gold", gold, "--tokenize", "en", "--segment", "project")
     assert code == 2 and "exclude each other" in err
+
+
+# ------------------------------------------------------------- --per-type (issue 14, part 3)
+
+
+def test_per_type_totals_equal_the_counts() -> None:
+    code, out, _ = score(SAMPLE_HYP, "--gold", SAMPLE_GOLD, "--per-type", "--format", "json")
+    data = json.loads(out)
+    types = data["per_type"]["types"]
+    assert code == 0 and sum(t["gold"] for t in types.values()) == data["gold"]
+    assert sum(t["matched"] for t in types.values()) == data["correct"]
+    assert data["per_type"]["unmatched_proposed"] == data["proposed"] - data["correct"]
+    code, out, _ = score(SAMPLE_HYP, "--gold", SAMPLE_GOLD, "--per-type")
+    assert "type " in out and "1 proposed edits matched no gold edit" in out
+
+
+def test_per_type_is_refused_where_it_cannot_show() -> None:
+    assert score(SAMPLE_HYP, "--gold", SAMPLE_GOLD, "--per-type", "--format", "m2scorer")[0] == 2
+    assert score(SAMPLE_HYP, SAMPLE_HYP, "--gold", SAMPLE_GOLD, "--per-type")[0] == 2
+
+
+def test_per_type_on_conll_2014_adds_up_for_every_system() -> None:
+    from gecformats.metrics.score import score_files
+
+    base = shared_file("corpora/conll14")
+    gold = base / "conll14st-test-data/noalt/official-2014.combined.m2"
+    for path in sorted((base / "official_submissions").iterdir()):
+        r = score_files(path, gold, per_type=True)
+        assert r.per_type is not None
+        assert sum(r.per_type.gold.values()) == r.gold, path.name
+        assert sum(r.per_type.matched.values()) == r.correct, path.name
+        assert 0 <= r.per_type.unmatched <= r.proposed

@@ -124,6 +124,7 @@ class ScoreResult:
     choices: tuple[SentenceChoice, ...] = ()
     warnings: tuple[int, ...] = ()
     input_warnings: tuple[str, ...] = ()
+    per_type: PerType | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``precision recall f beta correct proposed gold sentences
@@ -135,7 +136,65 @@ class ScoreResult:
             "f": _json_float(self.f), "beta": _json_float(self.beta),
             "correct": self.correct, "proposed": self.proposed, "gold": self.gold,
             "sentences": self.sentences, "signature": str(self.signature),
+            **({"per_type": self.per_type.to_dict()} if self.per_type is not None else {}),
         }
+
+
+class PerType:
+    """Gold edits and matched (credited) gold edits per gold error type, after the exact M2
+    alignment and annotator choice, and the proposed edits that matched nothing.
+
+    The gold edits are the chosen annotator's (as the scorer keeps them: in range), each
+    credit goes to the gold edit the scorer matched (its cursor rule, spec §6.7), so the
+    totals equal the corpus counts: ``sum(gold) == gold``, ``sum(matched) == correct``.
+    """
+
+    def __init__(self) -> None:
+        self.gold: dict[str, int] = {}
+        self.matched: dict[str, int] = {}
+        self.unmatched = 0
+        """Proposed edits credited to no gold edit."""
+
+    def add(self, sentence: Sentence, result: SentenceResult, annotator: int) -> None:
+        """Count one sentence's chosen annotator."""
+        chosen = next(a for a in result.annotators if a.annotator == annotator)
+        n = len(sentence.source)
+        types = [e.type for e in sentence.annotators.get(annotator, ())
+                 if 0 <= e.start <= n and 0 <= e.end <= n]
+        if len(types) != len(chosen.gold_edits):  # a multi-S block (spec §2.5): no types
+            types = ["?"] * len(chosen.gold_edits)
+        for kind in types:
+            self.gold[kind] = self.gold.get(kind, 0) + 1
+        golds = chosen.gold_edits
+        cursor, credited = 0, 0
+        for e in chosen.edits:  # the scorer's credit loop (maxmatch.match_edits)
+            hit = False
+            for i in range(cursor, len(golds)):
+                if maxmatch.edit_matches(e, golds[i]):
+                    self.matched[types[i]] = self.matched.get(types[i], 0) + 1
+                    cursor, hit = i + 1, True
+            credited += hit
+        self.unmatched += len(chosen.edits) - credited
+
+    def rows(self) -> list[tuple[str, int, int, float]]:
+        """``(type, gold, matched, recall)`` per type, most gold edits first."""
+        return [(k, g, self.matched.get(k, 0), self.matched.get(k, 0) / g if g else 1.0)
+                for k, g in sorted(self.gold.items(), key=lambda kv: (-kv[1], kv[0]))] + [
+            (k, 0, m, 1.0) for k, m in sorted(self.matched.items()) if k not in self.gold]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"types": {type: {"gold", "matched", "recall"}}, "unmatched_proposed": n}``."""
+        return {"types": {k: {"gold": g, "matched": m, "recall": r} for k, g, m, r in self.rows()},
+                "unmatched_proposed": self.unmatched}
+
+    def format_text(self) -> str:
+        """A table: type, gold, matched, recall; then the proposed edits matching nothing."""
+        rows = self.rows()
+        width = max([4, *(len(k) for k, *_ in rows)])
+        lines = [f"{'type':<{width}}  {'gold':>6}  {'matched':>7}  {'recall':>6}"]
+        lines += [f"{k:<{width}}  {g:>6}  {m:>7}  {r:6.4f}" for k, g, m, r in rows]
+        lines.append(f"{self.unmatched} proposed edits matched no gold edit")
+        return "\n".join(lines)
 
 
 def _json_float(value: float) -> float | str:
@@ -242,8 +301,9 @@ class Scoring:
                  segment: str | None = None, segmenter: str = "zh",
                  segment_map: Mapping[str, str] | None = None,
                  max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES,
-                 tokenize: str | None = None) -> None:
+                 tokenize: str | None = None, per_type: bool = False) -> None:
         self.hypothesis = os.fspath(hypothesis)
+        self.types: PerType | None = PerType() if per_type else None
         if tokenize is not None and segment is not None:
             raise ValueError("tokenize and segment exclude each other")
         self.tokenizer = get_tokenizer(tokenize) if tokenize is not None else None
@@ -302,6 +362,8 @@ class Scoring:
             self.check.add(sentence.source, tokens)
         try:
             result, choice = s.add(sentence.source, tokens, gold)
+            if self.types is not None:
+                self.types.add(sentence, result, choice.annotator)
         except maxmatch.LatticeTooLarge as exc:
             raise GecFormatError(f"sentence {number}: {exc}; raise the limit (gecformats score "
                                  f"--max-edges, maxmatch --edge-limit) above {exc.limit:,} only "
@@ -342,7 +404,8 @@ class Scoring:
                               if self.tokenizer else None)
         return ScoreResult(r.precision, r.recall, r.f, r.beta, r.correct, r.proposed, r.gold,
                            self._scorer.count, signature, r.sentences,
-                           tuple(i + 1 for i in r.warnings), tuple(self.input_warnings()))
+                           tuple(i + 1 for i in r.warnings), tuple(self.input_warnings()),
+                           self.types)
 
 
     def input_warnings(self) -> list[str]:
@@ -419,7 +482,7 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
                 segment: str | None = None, segmenter: str = "zh",
                 segment_map: Mapping[str, str] | None = None,
                 max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES,
-                tokenize: str | None = None) -> ScoreResult:
+                tokenize: str | None = None, per_type: bool = False) -> ScoreResult:
     """Score a system output against an M2 gold file, bit for bit like the NUS m2scorer.
 
     Args:
@@ -452,7 +515,8 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
     scoring = Scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
                       ignore_whitespace_casing=ignore_whitespace_casing,
                       per_sentence=per_sentence, segment=segment, segmenter=segmenter,
-                      segment_map=segment_map, max_edges=max_edges, tokenize=tokenize)
+                      segment_map=segment_map, max_edges=max_edges, tokenize=tokenize,
+                      per_type=per_type)
     for scored in scoring:
         if progress is not None:
             progress(scored)
@@ -506,11 +570,12 @@ def format_result(result: ScoreResult, output_format: str = "text") -> str:
     if output_format != "text":
         raise ValueError(f"unknown score format {output_format!r} (known: {', '.join(FORMATS)})")
     label = f"F{result.beta:g}"
+    types = f"{result.per_type.format_text()}\n" if result.per_type is not None else ""
     return (f"Precision  {result.precision:.4f}\n"
             f"Recall     {result.recall:.4f}\n"
             f"{label:<10} {result.f:.4f}\n"
             f"{result.correct} correct, {result.proposed} proposed, {result.gold} gold edits "
-            f"in {result.sentences} sentences\n"
+            f"in {result.sentences} sentences\n{types}"
             f"{result.signature}")
 
 

@@ -15,14 +15,14 @@ from .corpus import (AnnotatorResult, CorpusResult, CorpusScorer, GoldEdit, Sent
                      SentenceResult, choose_annotator, f_counts, iter_choices, normalise_gold,
                      precision_recall_f, score_corpus, score_sentence)
 from .lattice import DEFAULT_MAX_EDGES, Lattice, LatticeError, LatticeTooLarge, build_lattice
-from .match import match_edits, shrink_edit
+from .match import edit_matches, match_edits, shrink_edit
 
 __version__ = "0.1.0"
 
 __all__ = [
     "DEFAULT_MAX_EDGES", "LatticeTooLarge", "PY27_WHITESPACE", "AnnotatorResult", "CorpusResult", "CorpusScorer", "GoldEdit", "Lattice", "LatticeError",
     "SentenceChoice", "SentenceResult", "build_lattice", "choose_annotator",
-    "equals_ignore_whitespace_casing", "f_counts", "iter_choices", "match_edits",
+    "edit_matches", "equals_ignore_whitespace_casing", "f_counts", "iter_choices", "match_edits",
     "normalise_gold", "precision_recall_f", "py27_lower", "score_corpus", "score_sentence",
     "shrink_edit", "split_hypothesis", "__version__",
 ]
