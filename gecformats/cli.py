@@ -29,6 +29,7 @@ from gecformats.metrics.score import (ScoredSentence, Scoring, count_lines, desc
                                       format_result, format_systems, score_systems,
                                       system_names, write_per_sentence)
 from gecformats.metrics.stats import format_stats, stats as count_stats, text_stats
+from gecformats.metrics import significance
 from gecformats.validate import validate as validate_file
 
 def _no_flag_type(display: Any) -> Any:
@@ -464,6 +465,29 @@ def score(
         False, "--strict", help="A hypothesis that looks tokenized unlike the gold (untokenized "
         "English, unsegmented Chinese) is an error (exit 1), not a warning."
     ),
+    ci: bool = typer.Option(
+        False, "--ci", help="Give 95% bootstrap intervals of P, R and F (sentences resampled "
+        "with replacement; each resample redoes the scorer's annotator choice)."
+    ),
+    paired_bs: bool = typer.Option(
+        False, "--paired-bs", help="Paired bootstrap resampling test of each system's F against "
+        "the first system's (the baseline), as sacrebleu: a p value per system."
+    ),
+    paired_ar: bool = typer.Option(
+        False, "--paired-ar", help="Paired approximate randomisation test against the first "
+        "system, as sacrebleu: a p value per system."
+    ),
+    resamples: int = typer.Option(
+        significance.DEFAULT_RESAMPLES, "--resamples", min=1,
+        help="Bootstrap resamples for --ci and --paired-bs."
+    ),
+    trials: int = typer.Option(
+        significance.DEFAULT_TRIALS, "--trials", min=1, help="Trials of --paired-ar."
+    ),
+    seed: int = typer.Option(
+        significance.DEFAULT_SEED, "--seed", help="Seed of the resamples and trials (in the "
+        "signature with the test and the number of resamples)."
+    ),
     max_edges: int = typer.Option(
         maxmatch.DEFAULT_MAX_EDGES, "--max-edges", min=1,
         help="The largest edit lattice one sentence may have (about 310 bytes per edge); a "
@@ -512,6 +536,16 @@ def score(
         raise typer.BadParameter(f"standard output already carries the {output_format.value} "
                                  "score; write the per-sentence table to a file",
                                  param_hint="'--per-sentence -'")
+    if paired_bs and paired_ar:
+        raise typer.BadParameter("choose one paired test", param_hint="'--paired-bs' / '--paired-ar'")
+    test = "paired-bs" if paired_bs else "paired-ar" if paired_ar else None
+    if test is not None and len(hypotheses) < 2:
+        raise typer.BadParameter("compares systems with the first one (the baseline): give "
+                                 "two or more", param_hint=f"'--{test}'")
+    if output_format is ScoreFormat.m2scorer and (ci or test):
+        raise typer.BadParameter("has no room for intervals or p values",
+                                 param_hint="'--format m2scorer'")
+    resampling = dict(ci=ci, test=test, resamples=resamples, trials=trials, seed=seed)
     if len(hypotheses) > 1:
         for given, flag in ((per_sentence is not None, "--per-sentence"), (verbose, "--verbose"),
                             (per_type, "--per-type"),
@@ -523,14 +557,14 @@ def score(
                        max_unchanged_words=max_unchanged_words,
                        ignore_whitespace_casing=ignore_whitespace_casing, max_edges=max_edges,
                        segment=segment, segmenter=segmenter, segment_map=segment_map,
-                       tokenize=tokenize.value if tokenize else None)
+                       tokenize=tokenize.value if tokenize else None, resampling=resampling)
         return
     hypothesis = hypotheses[0]
     scoring = _scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
                        ignore_whitespace_casing=ignore_whitespace_casing,
                        per_sentence=per_sentence is not None, segment=segment,
                        max_edges=max_edges, tokenize=tokenize.value if tokenize else None,
-                       per_type=per_type,
+                       per_type=per_type, keep_counts=ci,
                        segmenter=segmenter, segment_map=segment_map)
     with ExitStack() as stack:
         # the trace is held back until the counts are known to match (no partial output)
@@ -539,7 +573,7 @@ def score(
             for scored in _with_progress(scoring, hypothesis, enabled=not verbose):
                 if trace is not None:
                     trace.write(describe_sentence(scored))
-            result = scoring.result()
+            result = significance.resample([scoring.result()], **resampling)[0]
             _input_warnings([result], strict)
             if per_sentence is not None:
                 with atomic_output(per_sentence) as fh:
@@ -568,20 +602,24 @@ def _input_warnings(results: list[Any], strict: bool) -> None:
 
 def _score_systems(hypotheses: list[str], gold: str, output_format: ScoreFormat, strict: bool, *,
                    segment: Optional[SegmentMode], segmenter: Optional[SegmenterName],
-                   segment_map: Optional[str], **options: object) -> None:
-    """The ``score`` command for several systems: one table."""
+                   segment_map: Optional[str], resampling: dict[str, Any],
+                   **options: object) -> None:
+    """The ``score`` command for several systems: one table (with intervals and p values
+    when ``resampling`` asks for them)."""
     first = _scoring(hypotheses[0], gold, segment=segment, segmenter=segmenter,
                      segment_map=segment_map, **options)
     with user_errors():
         try:
             results = score_systems(hypotheses, gold, segment=first.segment,
                                     segmenter=first.segmenter, segment_map=first.segment_map,
+                                    keep_counts=bool(resampling["ci"] or resampling["test"]),
                                     **options)
         except GecFormatError:
             raise
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         _input_warnings(results, strict)
+        results = significance.resample(results, **resampling)
     typer.echo(format_systems(system_names(hypotheses), results, output_format.value))
 
 

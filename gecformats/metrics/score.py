@@ -18,7 +18,7 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 import maxmatch
@@ -73,6 +73,9 @@ class Signature:
         segment: how raw hypotheses were segmented before scoring, e.g.
             ``project+zh-jieba-0.42.1`` (:mod:`gecformats.convert.project`); ``None`` (the default,
             and then absent from the text) when the hypothesis was taken as tokenised.
+        resampling: the confidence interval and significance test, with the number of
+            resamples and the seed, e.g. ``ci95+paired-bs|resamples:1000|seed:12345``
+            (:mod:`gecformats.metrics.significance`); ``None`` (absent) without them.
     """
 
     beta: float
@@ -83,13 +86,15 @@ class Signature:
     scorer: str = f"maxmatch-{maxmatch.__version__}"
     gecformats: str = __version__
     segment: str | None = None
+    resampling: str | None = None
 
     def __str__(self) -> str:
         ws_case = "ignored" if self.ignore_whitespace_casing else "significant"
         segment = f"|segment:{self.segment}" if self.segment is not None else ""
+        test = f"|test:{self.resampling}" if self.resampling is not None else ""
         return (f"metric:{self.metric}|scorer:{self.scorer}|beta:{_number(self.beta)}"
                 f"|max-unchanged:{self.max_unchanged_words}|ws-case:{ws_case}{segment}"
-                f"|annotators:{self.annotators}|gecformats:{self.gecformats}")
+                f"|annotators:{self.annotators}{test}|gecformats:{self.gecformats}")
 
 
 def _number(value: float) -> str:
@@ -109,7 +114,9 @@ class ScoreResult:
     else is empty; ``warnings`` lists 1-based sentence numbers whose annotator ids the
     reference might visit in another order (spec §2.6); ``input_warnings`` says why the
     hypothesis looks tokenized unlike the gold (:class:`InputCheck`), with the command that
-    fixes it.
+    fixes it; ``ci`` holds bootstrap intervals ``{"precision": (lo, hi), "recall": ...,
+    "f": ...}`` and ``p_value`` the paired test against the baseline (the first system), when
+    asked for (:func:`gecformats.metrics.significance.resample`).
     """
 
     precision: float
@@ -125,10 +132,20 @@ class ScoreResult:
     warnings: tuple[int, ...] = ()
     input_warnings: tuple[str, ...] = ()
     per_type: PerType | None = None
+    counts: tuple[tuple[tuple[int, int, int], ...], ...] = field(default=(), compare=False, repr=False)
+    """With ``keep_counts``: every sentence's ``(correct, proposed, gold)`` per annotator, for
+    resampling (:mod:`gecformats.metrics.significance`)."""
+    ci: Mapping[str, tuple[float, float]] | None = None
+    p_value: float | None = None
+
+    def _paired(self) -> bool:
+        """Whether a paired test was run (then the baseline's ``p_value`` is ``None``)."""
+        return "paired-" in (self.signature.resampling or "")
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``precision recall f beta correct proposed gold sentences
-        signature`` (the signature as its string).  A value that is not finite (``--beta
+        signature`` (the signature as its string), with ``per_type``, ``ci`` (``[lo, hi]``
+        per measure) and ``p_value`` (``null`` for the baseline) when computed.  A value that is not finite (``--beta
         inf`` gives an F of NaN, as the reference does) is the string ``"inf"`` or ``"nan"``,
         so that the output stays strict JSON."""
         return {
@@ -137,6 +154,8 @@ class ScoreResult:
             "correct": self.correct, "proposed": self.proposed, "gold": self.gold,
             "sentences": self.sentences, "signature": str(self.signature),
             **({"per_type": self.per_type.to_dict()} if self.per_type is not None else {}),
+            **({"ci": {k: list(v) for k, v in self.ci.items()}} if self.ci is not None else {}),
+            **({"p_value": self.p_value} if self.p_value is not None or self._paired() else {}),
         }
 
 
@@ -301,8 +320,10 @@ class Scoring:
                  segment: str | None = None, segmenter: str = "zh",
                  segment_map: Mapping[str, str] | None = None,
                  max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES,
-                 tokenize: str | None = None, per_type: bool = False) -> None:
+                 tokenize: str | None = None, per_type: bool = False,
+                 keep_counts: bool = False) -> None:
         self.hypothesis = os.fspath(hypothesis)
+        self.counts: list[tuple[tuple[int, int, int], ...]] | None = [] if keep_counts else None
         self.types: PerType | None = PerType() if per_type else None
         if tokenize is not None and segment is not None:
             raise ValueError("tokenize and segment exclude each other")
@@ -364,6 +385,8 @@ class Scoring:
             result, choice = s.add(sentence.source, tokens, gold)
             if self.types is not None:
                 self.types.add(sentence, result, choice.annotator)
+            if self.counts is not None:
+                self.counts.append(tuple((a.correct, a.proposed, a.gold) for a in result.annotators))
         except maxmatch.LatticeTooLarge as exc:
             raise GecFormatError(f"sentence {number}: {exc}; raise the limit (gecformats score "
                                  f"--max-edges, maxmatch --edge-limit) above {exc.limit:,} only "
@@ -405,7 +428,7 @@ class Scoring:
         return ScoreResult(r.precision, r.recall, r.f, r.beta, r.correct, r.proposed, r.gold,
                            self._scorer.count, signature, r.sentences,
                            tuple(i + 1 for i in r.warnings), tuple(self.input_warnings()),
-                           self.types)
+                           self.types, tuple(self.counts or ()))
 
 
     def input_warnings(self) -> list[str]:
@@ -482,7 +505,8 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
                 segment: str | None = None, segmenter: str = "zh",
                 segment_map: Mapping[str, str] | None = None,
                 max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES,
-                tokenize: str | None = None, per_type: bool = False) -> ScoreResult:
+                tokenize: str | None = None, per_type: bool = False,
+                keep_counts: bool = False) -> ScoreResult:
     """Score a system output against an M2 gold file, bit for bit like the NUS m2scorer.
 
     Args:
@@ -503,6 +527,9 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
             about 800 MB); a sentence past it is refused, never scored differently.
         tokenize: ``"en"`` to tokenize raw English hypotheses with the ``en`` tokenizer
             first (recorded in the signature); ``None`` takes them as tokenized.
+        per_type: keep the per-type breakdown (:class:`PerType`) in ``per_type``.
+        keep_counts: keep every sentence's per-annotator counts in ``counts``, for
+            :func:`gecformats.metrics.significance.resample`.
 
     Returns:
         A :class:`ScoreResult` with P, R, F, the counts and the :class:`Signature`.
@@ -516,7 +543,7 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
                       ignore_whitespace_casing=ignore_whitespace_casing,
                       per_sentence=per_sentence, segment=segment, segmenter=segmenter,
                       segment_map=segment_map, max_edges=max_edges, tokenize=tokenize,
-                      per_type=per_type)
+                      per_type=per_type, keep_counts=keep_counts)
     for scored in scoring:
         if progress is not None:
             progress(scored)
@@ -571,9 +598,14 @@ def format_result(result: ScoreResult, output_format: str = "text") -> str:
         raise ValueError(f"unknown score format {output_format!r} (known: {', '.join(FORMATS)})")
     label = f"F{result.beta:g}"
     types = f"{result.per_type.format_text()}\n" if result.per_type is not None else ""
-    return (f"Precision  {result.precision:.4f}\n"
-            f"Recall     {result.recall:.4f}\n"
-            f"{label:<10} {result.f:.4f}\n"
+    ci = result.ci or {}
+
+    def span(name: str) -> str:
+        return f"  [{ci[name][0]:.4f}, {ci[name][1]:.4f}]" if name in ci else ""
+
+    return (f"Precision  {result.precision:.4f}{span('precision')}\n"
+            f"Recall     {result.recall:.4f}{span('recall')}\n"
+            f"{label:<10} {result.f:.4f}{span('f')}\n"
             f"{result.correct} correct, {result.proposed} proposed, {result.gold} gold edits "
             f"in {result.sentences} sentences\n{types}"
             f"{result.signature}")
@@ -684,7 +716,9 @@ def format_systems(names: Sequence[str], results: Sequence[ScoreResult],
     ``text``: a row per system (P, R, F, correct, proposed, gold) and the signature;
     ``json``: a list of the single-system objects (:meth:`ScoreResult.to_dict`) with their
     ``system`` name; ``tsv``: a header, a row per system and a ``#`` signature line;
-    ``latex``: a ``tabular`` with the signature as a comment.
+    ``latex``: a ``tabular`` with the signature as a comment.  Results with intervals or
+    p values (:func:`gecformats.metrics.significance.resample`) add an F interval column
+    and a p column (``base`` for the baseline).
 
     Raises:
         ValueError: an unknown format.
@@ -696,26 +730,45 @@ def format_systems(names: Sequence[str], results: Sequence[ScoreResult],
                           ensure_ascii=False, indent=2)
     label = f"F{results[0].beta:g}" if results else "F"
     signature = str(results[0].signature) if results else ""
+    has_ci = any(r.ci is not None for r in results)
+    has_p = any(r.p_value is not None for r in results)
+
+    def f_ci(r: ScoreResult, template: str) -> str:
+        return template.format(*r.ci["f"]) if r.ci is not None else ""
+
+    def p_text(r: ScoreResult, template: str = "{:.4f}", base: str = "base") -> str:
+        return template.format(r.p_value) if r.p_value is not None else base
+
     if output_format == "tsv":
-        rows = [f"system\tprecision\trecall\t{label}\tcorrect\tproposed\tgold"]
+        rows = [f"system\tprecision\trecall\t{label}\tcorrect\tproposed\tgold"
+                + f"\t{label}_low\t{label}_high" * has_ci + "\tp_value" * has_p]
         rows += [f"{n}\t{r.precision:.4f}\t{r.recall:.4f}\t{r.f:.4f}\t{r.correct}\t{r.proposed}\t"
-                 f"{r.gold}" for n, r in zip(names, results)]
+                 f"{r.gold}" + f_ci(r, "\t{:.4f}\t{:.4f}") * has_ci
+                 + ("\t" + p_text(r, base="")) * has_p for n, r in zip(names, results)]
         return "\n".join(rows + [f"# {signature}"])
     if output_format == "latex":
         def tex(text: str) -> str:
             for char in "\\&%$#_{}":
                 text = text.replace(char, "\\" + char if char != "\\" else r"\textbackslash{}")
             return text
-        rows = [r"\begin{tabular}{lrrr}", r"\hline",
-                f"System & P & R & $F_{{{results[0].beta:g}}}$ \\\\" if results else "", r"\hline"]
-        rows += [f"{tex(n)} & {100 * r.precision:.2f} & {100 * r.recall:.2f} & {100 * r.f:.2f} \\\\"
+        columns = "lrrr" + "c" * has_ci + "r" * has_p
+        head = (f"System & P & R & $F_{{{results[0].beta:g}}}$"
+                + " & 95\\% CI" * has_ci + " & $p$" * has_p + " \\\\") if results else ""
+        rows = [rf"\begin{{tabular}}{{{columns}}}", r"\hline", head, r"\hline"]
+        rows += [f"{tex(n)} & {100 * r.precision:.2f} & {100 * r.recall:.2f} & {100 * r.f:.2f}"
+                 + (" & " + (f"[{100 * r.ci['f'][0]:.2f}, {100 * r.ci['f'][1]:.2f}]"
+                             if r.ci is not None else "")) * has_ci
+                 + (" & " + p_text(r, "{:.3f}", "--")) * has_p + " \\\\"
                  for n, r in zip(names, results)]
         return "\n".join(rows + [r"\hline", r"\end{tabular}", f"% {signature}"])
     if output_format != "text":
         raise ValueError(f"unknown format {output_format!r} (known: {', '.join(SYSTEM_FORMATS)})")
     width = max([len("system"), *map(len, names)])
     rows = [f"{'system':<{width}}  {'P':>6}  {'R':>6}  {label:>6}  {'correct':>7}  "
-            f"{'proposed':>8}  {'gold':>6}"]
+            f"{'proposed':>8}  {'gold':>6}" + f"  {label + ' 95% CI':<16}" * has_ci
+            + f"  {'p':>6}" * has_p]
     rows += [f"{n:<{width}}  {r.precision:6.4f}  {r.recall:6.4f}  {r.f:6.4f}  {r.correct:>7}  "
-             f"{r.proposed:>8}  {r.gold:>6}" for n, r in zip(names, results)]
+             f"{r.proposed:>8}  {r.gold:>6}" + f"  {f_ci(r, '[{:.4f}, {:.4f}]'):<16}" * has_ci
+             + f"  {p_text(r):>6}" * has_p for n, r in zip(names, results)]
+    rows = [row.rstrip() for row in rows]
     return "\n".join(rows + [signature])
