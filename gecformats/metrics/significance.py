@@ -344,10 +344,10 @@ def resample(results: Sequence[ScoreResult], *, ci: bool = False, test: str | No
         raise ValueError(f"the confidence level must lie between 0 and 1, not {level}")
     if resamples < 1 or trials < 1:
         raise ValueError(f"resamples and trials must be 1 or more, not {min(resamples, trials)}")
-    if any(r.sentences and not r.counts for r in results):
-        raise ValueError("resampling needs the per-sentence counts: score with keep_counts=True")
     if not ci and test is None:
         return list(results)
+    if any(r.sentences and not r.counts for r in results):
+        raise ValueError("resampling needs the per-sentence counts: score with keep_counts=True")
     beta = results[0].beta
     counts = [r.counts for r in results]
     bootstrapped = ci or test == "paired-bs"
