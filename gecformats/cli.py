@@ -18,19 +18,16 @@ import typer
 from typer.core import TyperGroup, TyperOption
 
 from gecformats import __version__, formats
-from gecformats.convert import convert as convert_file
 from gecformats.convert.extract import ABSENT as EXTRACT_ABSENT
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.metrics.gleu import ABSENT as GLEU_ABSENT, DEFAULT_VERSION, ORDER, VERSIONS as GLEU_VERSIONS
 from gecformats.metrics.gleu import format_text as format_gleu, gleu_files
 from gecformats.io import atomic_output
-from gecformats.convert.project import parse_map
 from gecformats.metrics.score import (ScoredSentence, Scoring, count_lines, describe_sentence,
                                       format_result, format_systems, score_systems,
                                       system_names, write_per_sentence)
 from gecformats.metrics.stats import format_stats, stats as count_stats, text_stats
 from gecformats.metrics import significance
-from gecformats.validate import validate as validate_file
 
 def _no_flag_type(display: Any) -> Any:
     """``display_type_rich`` that shows nothing for a switch: typer's rich help would print
@@ -309,6 +306,8 @@ def convert(
             options["refs"] = refs
         if strip_edges:
             options["strip_edges"] = True
+        from gecformats.convert import convert as convert_file  # lazily: every format
+
         report = convert_file(input, output, from_format=from_format, to_format=to_name,
                               tokenizer=tokenizer.value if tokenizer else None,
                               sentences=sentences.value, text=text, shrink=shrink,
@@ -362,6 +361,8 @@ def validate(
 
     Exit status: 0 clean, 1 problems found or the file cannot be read, 2 bad usage.
     """
+    from gecformats.validate import validate as validate_file  # lazily: every format
+
     problems = []
     with user_errors():
         fmt = from_format or formats.infer_input(file, f"gecformats validate {file} --from {{format}}")
@@ -632,6 +633,8 @@ def _scoring(hypothesis: str, gold: str, *, segment: Optional[SegmentMode],
         raise typer.BadParameter("needs --segment project", param_hint="'--segmenter' / '--segment-map'")
     mapping = None
     if segment_map is not None:
+        from gecformats.convert.project import parse_map
+
         try:
             mapping = parse_map(segment_map)
         except ValueError as exc:

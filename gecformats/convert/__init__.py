@@ -13,6 +13,16 @@
 
 from __future__ import annotations
 
-from gecformats.convert.pipeline import convert
+from typing import Any
 
 __all__ = ["convert"]
+
+
+def __getattr__(name: str) -> Any:
+    # convert() pulls in every format and operation: imported when first asked for, so that
+    # importing one operation (score needs project) stays cheap
+    if name == "convert":
+        from gecformats.convert.pipeline import convert
+
+        return convert
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

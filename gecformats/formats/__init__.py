@@ -11,12 +11,12 @@ Every format module satisfies the :class:`Format` protocol: ``NAME``, ``SUFFIXES
 
 from __future__ import annotations
 
+import importlib
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal, Protocol, cast, runtime_checkable
 
 from gecformats.errors import UsageError
-from gecformats.formats import cherrant, hoo2011, hoo2012, ixml, m2, nlpcc, parallel, tsv
 from gecformats.report import Report
 
 Unit = Literal["token", "char", "text"]
@@ -43,13 +43,31 @@ class Format(Protocol):
         """Write ``items`` to ``dest`` whole or not at all; report what could not be kept."""
 
 
-FORMATS: dict[str, Format] = {
-    module.NAME: cast(Format, module)
-    for module in (m2, hoo2011, hoo2012, ixml, parallel, tsv, nlpcc, cherrant)
-}
-"""Format name → module."""
+NAMES = ("m2", "hoo2011", "hoo2012", "ixml", "parallel", "tsv", "nlpcc", "cherrant")
+"""The format names; each is the name of its module in this package."""
 
-assert all(isinstance(module, Format) for module in FORMATS.values())
+
+class _Registry(Mapping[str, Format]):
+    """Format name → module, imported on first use: a command that only needs M2 (``score``,
+    the ``maxmatch`` drop-in) does not pay for lxml and the other readers at start-up."""
+
+    def __getitem__(self, name: str) -> Format:
+        if name not in NAMES:
+            raise KeyError(name)
+        module = importlib.import_module(f"{__name__}.{name}")
+        if not isinstance(module, Format) or module.NAME != name:
+            raise TypeError(f"{module.__name__} does not satisfy the Format protocol")
+        return cast(Format, module)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(NAMES)
+
+    def __len__(self) -> int:
+        return len(NAMES)
+
+
+FORMATS: Mapping[str, Format] = _Registry()
+"""Format name → module (imported when first looked up)."""
 
 
 def get(name: str) -> Format:

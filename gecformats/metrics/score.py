@@ -19,7 +19,7 @@ import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import maxmatch
 from maxmatch import PY27_WHITESPACE, CorpusScorer, SentenceChoice, SentenceResult, split_hypothesis
@@ -29,8 +29,10 @@ from gecformats.errors import GecFormatError
 from gecformats.formats import m2
 from gecformats.io import lockstep, numbered_lines, open_binary, source_name
 from gecformats.model import Sentence
-from gecformats.tokenize import get_tokenizer
-from gecformats.convert.project import NLPCC_MAP, SEGMENTERS, Lexicon, Projector
+
+if TYPE_CHECKING:
+    from gecformats.convert.project import Projector
+    from gecformats.tokenize import Tokenizer
 
 GoldEdits = dict[int, list[tuple[int, int, tuple[str, ...]]]]
 
@@ -327,7 +329,11 @@ class Scoring:
         self.types: PerType | None = PerType() if per_type else None
         if tokenize is not None and segment is not None:
             raise ValueError("tokenize and segment exclude each other")
-        self.tokenizer = get_tokenizer(tokenize) if tokenize is not None else None
+        self.tokenizer: Tokenizer | None = None
+        if tokenize is not None:
+            from gecformats.tokenize import get_tokenizer  # lazily: start-up of plain scoring
+
+            self.tokenizer = get_tokenizer(tokenize)
         self.check = InputCheck()
         self.max_edges = max_edges
         self.gold = os.fspath(gold)
@@ -336,11 +342,16 @@ class Scoring:
         self.ignore_whitespace_casing = ignore_whitespace_casing
         if segment not in SEGMENT_MODES:
             raise ValueError(f"unknown segment mode {segment!r} (known: project)")
-        if segmenter not in SEGMENTERS:
-            raise ValueError(f"unknown segmenter {segmenter!r} (known: {', '.join(SEGMENTERS)})")
         self.segment = segment
         self.segmenter = segmenter
-        self.segment_map = dict(NLPCC_MAP if segment_map is None else segment_map)
+        self.segment_map: dict[str, str] | None = None
+        if segment is not None or segmenter != "zh" or segment_map is not None:
+            # imported only when asked for: the start-up of plain scoring stays short
+            from gecformats.convert.project import NLPCC_MAP, SEGMENTERS
+
+            if segmenter not in SEGMENTERS:
+                raise ValueError(f"unknown segmenter {segmenter!r} (known: {', '.join(SEGMENTERS)})")
+            self.segment_map = dict(NLPCC_MAP if segment_map is None else segment_map)
         self.projector: Projector | None = None
         self._scorer = CorpusScorer(beta=beta, max_unchanged_words=max_unchanged_words,
                                     ignore_whitespace_casing=ignore_whitespace_casing,
@@ -354,6 +365,8 @@ class Scoring:
             if self.gold == "-":
                 raise GecFormatError("--segment project reads the gold twice: give a file, "
                                      "not standard input", self.gold)
+            from gecformats.convert.project import Lexicon, Projector
+
             self.projector = Projector(Lexicon.from_m2(self.gold), segmenter=self.segmenter,
                                        mapping=self.segment_map)
 
