@@ -256,6 +256,12 @@ def close_lattice(lat: Lattice, max_unchanged_words: int,
         inn[w].append(u)
     limit = max_unchanged_words
     get = info.get
+    # Every base arc k -> j has length 1 and 0 (substitution, insertion, deletion) or 1
+    # (noop) unchanged words, so for an in-arc i -> k of length d and u unchanged words the
+    # combination has length d + 1: it overwrites an existing arc iff that one is longer
+    # than d + 1 (packed >= (d + 2) << SHIFT), and it passes the unchanged limit iff
+    # u + u_kj <= limit, i.e. all out-arcs when u < limit, only the changing ones when
+    # u == limit, none above.
     for k in lat.vertices:
         outs = base_out.get(k)
         if outs is None:
@@ -264,28 +270,32 @@ def close_lattice(lat: Lattice, max_unchanged_words: int,
         if not ins:
             continue
         ins.sort()
+        changing = [(j, pkj) for j, pkj in outs if pkj != _BASE_NOOP]
         for i in ins:
             if len(edges) > cap:  # checked per in-neighbour: one adds at most 3 edges
                 raise LatticeTooLarge(len(edges), max_edges)  # type: ignore[arg-type]
             pik = info[i * nc + k]
+            unchanged = pik & MASK
+            if unchanged > limit:
+                continue
+            targets = outs if unchanged < limit else changing
+            all_noop = unchanged == pik >> SHIFT
+            longer = ((pik >> SHIFT) + 2) << SHIFT
             inc = i * nc
-            for j, pkj in outs:
-                p = pik + pkj
-                if (p & MASK) > limit:
-                    continue
+            for j, pkj in targets:
                 key = inc + j
                 cur = get(key)
                 if cur is None:
-                    if pkj == _BASE_NOOP and (p & MASK) == p >> SHIFT:
+                    if all_noop and pkj == _BASE_NOOP:
                         noop_positions.append(len(edges))
                     append(key)
-                    info[key] = p
+                    info[key] = pik + pkj
                     inn[j].append(i)
-                elif (p >> SHIFT) < (cur >> SHIFT):
-                    if pkj == _BASE_NOOP and (p & MASK) == p >> SHIFT:
+                elif cur >= longer:
+                    if all_noop and pkj == _BASE_NOOP:
                         noop_positions.append(len(edges))
                     append(key)
-                    info[key] = p
+                    info[key] = pik + pkj
                     rewritten[key] = rewritten.get(key, 0) + 1
     if len(edges) > cap:
         raise LatticeTooLarge(len(edges), max_edges)  # type: ignore[arg-type]
