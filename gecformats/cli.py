@@ -466,6 +466,16 @@ def score(
         False, "--strict", help="A hypothesis that looks tokenized unlike the gold (untokenized "
         "English, unsegmented Chinese) is an error (exit 1), not a warning."
     ),
+    mode: Optional[str] = typer.Option(
+        None, "--mode", metavar="MODE",
+        help="correction (the default: the M2 score), recognition (a system edit with a gold "
+        "edit's exact span counts, whatever its correction) or detection (a system edit "
+        "overlapping a gold edit counts), the HOO scores on the M2 lattice."
+    ),
+    bonus: bool = typer.Option(
+        False, "--bonus", help="Credit optional gold edits (M2 OPTIONAL) that the system left "
+        "alone, as HOO's scores with bonus."
+    ),
     ci: bool = typer.Option(
         False, "--ci", help="Give 95% bootstrap intervals of P, R and F (sentences resampled "
         "with replacement; each resample redoes the scorer's annotator choice)."
@@ -537,6 +547,15 @@ def score(
         raise typer.BadParameter(f"standard output already carries the {output_format.value} "
                                  "score; write the per-sentence table to a file",
                                  param_hint="'--per-sentence -'")
+    from gecformats.metrics.modes import MODES
+
+    mode = mode or "correction"
+    if mode not in MODES:
+        raise typer.BadParameter(f"{mode!r} is not one of {', '.join(MODES)}",
+                                 param_hint="'--mode'")
+    if per_type and (mode != "correction" or bonus):
+        raise typer.BadParameter("goes with the M2 score (no --mode, no --bonus)",
+                                 param_hint="'--per-type'")
     if paired_bs and paired_ar:
         raise typer.BadParameter("choose one paired test", param_hint="'--paired-bs' / '--paired-ar'")
     test = "paired-bs" if paired_bs else "paired-ar" if paired_ar else None
@@ -558,14 +577,15 @@ def score(
                        max_unchanged_words=max_unchanged_words,
                        ignore_whitespace_casing=ignore_whitespace_casing, max_edges=max_edges,
                        segment=segment, segmenter=segmenter, segment_map=segment_map,
-                       tokenize=tokenize.value if tokenize else None, resampling=resampling)
+                       tokenize=tokenize.value if tokenize else None, resampling=resampling,
+                       mode=mode, bonus=bonus)
         return
     hypothesis = hypotheses[0]
     scoring = _scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
                        ignore_whitespace_casing=ignore_whitespace_casing,
                        per_sentence=per_sentence is not None, segment=segment,
                        max_edges=max_edges, tokenize=tokenize.value if tokenize else None,
-                       per_type=per_type, keep_counts=ci,
+                       per_type=per_type, keep_counts=ci, mode=mode, bonus=bonus,
                        segmenter=segmenter, segment_map=segment_map)
     with ExitStack() as stack:
         # the trace is held back until the counts are known to match (no partial output)

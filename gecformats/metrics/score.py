@@ -28,6 +28,7 @@ from gecformats import __version__
 from gecformats.errors import GecFormatError
 from gecformats.formats import m2
 from gecformats.io import lockstep, numbered_lines, open_binary, source_name
+from gecformats.metrics.modes import ModeScorer, optional_spans
 from gecformats.model import Sentence
 
 if TYPE_CHECKING:
@@ -75,6 +76,9 @@ class Signature:
         segment: how raw hypotheses were segmented before scoring, e.g.
             ``project+zh-jieba-0.42.1`` (:mod:`gecformats.convert.project`); ``None`` (the default,
             and then absent from the text) when the hypothesis was taken as tokenised.
+        mode: the HOO score and bonus when not plain M2 correction, e.g. ``detection`` or
+            ``correction+bonus`` (:mod:`gecformats.metrics.modes`); ``None`` (absent) for
+            the M2 score.
         resampling: the confidence interval and significance test, with the number of
             resamples and the seed, e.g. ``ci95+paired-bs|resamples:1000|seed:12345``
             (:mod:`gecformats.metrics.significance`); ``None`` (absent) without them.
@@ -89,12 +93,14 @@ class Signature:
     gecformats: str = __version__
     segment: str | None = None
     resampling: str | None = None
+    mode: str | None = None
 
     def __str__(self) -> str:
         ws_case = "ignored" if self.ignore_whitespace_casing else "significant"
         segment = f"|segment:{self.segment}" if self.segment is not None else ""
         test = f"|test:{self.resampling}" if self.resampling is not None else ""
-        return (f"metric:{self.metric}|scorer:{self.scorer}|beta:{_number(self.beta)}"
+        mode = f"|mode:{self.mode}" if self.mode is not None else ""
+        return (f"metric:{self.metric}{mode}|scorer:{self.scorer}|beta:{_number(self.beta)}"
                 f"|max-unchanged:{self.max_unchanged_words}|ws-case:{ws_case}{segment}"
                 f"|annotators:{self.annotators}{test}|gecformats:{self.gecformats}")
 
@@ -304,9 +310,14 @@ class Scoring:
             gold never cut (``zh``: jieba; ``char``: one token per character).
         segment_map: with ``segment="project"``, the character normalisation map
             (default :data:`gecformats.convert.project.NLPCC_MAP`; ``{}`` maps nothing).
+        keep_counts: keep every sentence's per-annotator counts (``ScoreResult.counts``).
+        mode, bonus: the HOO score (``correction``, ``recognition``, ``detection``) and
+            whether optional gold edits left alone count
+            (:mod:`gecformats.metrics.modes`); ``correction`` without bonus is the M2 score.
 
     Raises:
-        ValueError: an unknown ``segment`` or ``segmenter`` value.
+        ValueError: an unknown ``segment``, ``segmenter`` or ``mode``; ``per_type`` with a
+            mode or bonus.
 
     Raises (while iterating):
         GecFormatError: malformed gold or hypothesis (``FILE:LINE: message``), ChERRANT
@@ -323,7 +334,8 @@ class Scoring:
                  segment_map: Mapping[str, str] | None = None,
                  max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES,
                  tokenize: str | None = None, per_type: bool = False,
-                 keep_counts: bool = False) -> None:
+                 keep_counts: bool = False, mode: str = "correction",
+                 bonus: bool = False) -> None:
         self.hypothesis = os.fspath(hypothesis)
         self.counts: list[tuple[tuple[int, int, int], ...]] | None = [] if keep_counts else None
         self.types: PerType | None = PerType() if per_type else None
@@ -353,9 +365,19 @@ class Scoring:
                 raise ValueError(f"unknown segmenter {segmenter!r} (known: {', '.join(SEGMENTERS)})")
             self.segment_map = dict(NLPCC_MAP if segment_map is None else segment_map)
         self.projector: Projector | None = None
-        self._scorer = CorpusScorer(beta=beta, max_unchanged_words=max_unchanged_words,
-                                    ignore_whitespace_casing=ignore_whitespace_casing,
-                                    keep_sentences=per_sentence, max_edges=max_edges)
+        self.mode, self.bonus = mode, bonus
+        if mode == "correction" and not bonus:
+            self._scorer: CorpusScorer | ModeScorer = CorpusScorer(
+                beta=beta, max_unchanged_words=max_unchanged_words,
+                ignore_whitespace_casing=ignore_whitespace_casing,
+                keep_sentences=per_sentence, max_edges=max_edges)
+        else:
+            if per_type:
+                raise ValueError("per_type goes with the M2 score (mode correction, no bonus)")
+            self._scorer = ModeScorer(mode=mode, bonus=bonus, beta=beta,
+                                      max_unchanged_words=max_unchanged_words,
+                                      ignore_whitespace_casing=ignore_whitespace_casing,
+                                      keep_sentences=per_sentence, max_edges=max_edges)
         self._annotators: set[int] = set()
         self._done = False
 
@@ -395,11 +417,19 @@ class Scoring:
             shown = strip_hypothesis(line)
             self.check.add(sentence.source, tokens)
         try:
-            result, choice = s.add(sentence.source, tokens, gold)
+            if isinstance(s, ModeScorer):
+                optional = optional_spans(sentence.annotators, len(sentence.source)) \
+                    if self.bonus else None
+                result, choice = s.add(sentence.source, tokens, gold, optional)
+                if self.counts is not None:
+                    self.counts.append(s.last_counts)
+            else:
+                result, choice = s.add(sentence.source, tokens, gold)
+                if self.counts is not None:
+                    self.counts.append(tuple((a.correct, a.proposed, a.gold)
+                                             for a in result.annotators))
             if self.types is not None:
                 self.types.add(sentence, result, choice.annotator)
-            if self.counts is not None:
-                self.counts.append(tuple((a.correct, a.proposed, a.gold) for a in result.annotators))
         except maxmatch.LatticeTooLarge as exc:
             raise GecFormatError(f"sentence {number}: {exc}; raise the limit (gecformats score "
                                  f"--max-edges, maxmatch --edge-limit) above {exc.limit:,} only "
@@ -437,7 +467,9 @@ class Scoring:
                               self.ignore_whitespace_casing, len(self._annotators),
                               segment=self.projector.version if self.projector else
                               f"tokenize+{self.tokenizer.name}-{self.tokenizer.version}"
-                              if self.tokenizer else None)
+                              if self.tokenizer else None,
+                              mode=None if isinstance(self._scorer, CorpusScorer) else
+                              self.mode + "+bonus" * self.bonus)
         return ScoreResult(r.precision, r.recall, r.f, r.beta, r.correct, r.proposed, r.gold,
                            self._scorer.count, signature, r.sentences,
                            tuple(i + 1 for i in r.warnings), tuple(self.input_warnings()),
@@ -519,7 +551,8 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
                 segment_map: Mapping[str, str] | None = None,
                 max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES,
                 tokenize: str | None = None, per_type: bool = False,
-                keep_counts: bool = False) -> ScoreResult:
+                keep_counts: bool = False, mode: str = "correction",
+                bonus: bool = False) -> ScoreResult:
     """Score a system output against an M2 gold file, bit for bit like the NUS m2scorer.
 
     Args:
@@ -543,6 +576,7 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
         per_type: keep the per-type breakdown (:class:`PerType`) in ``per_type``.
         keep_counts: keep every sentence's per-annotator counts in ``counts``, for
             :func:`gecformats.metrics.significance.resample`.
+        mode, bonus: the HOO score and bonus (:mod:`gecformats.metrics.modes`).
 
     Returns:
         A :class:`ScoreResult` with P, R, F, the counts and the :class:`Signature`.
@@ -556,7 +590,7 @@ def score_files(hypothesis: str | os.PathLike[str], gold: str | os.PathLike[str]
                       ignore_whitespace_casing=ignore_whitespace_casing,
                       per_sentence=per_sentence, segment=segment, segmenter=segmenter,
                       segment_map=segment_map, max_edges=max_edges, tokenize=tokenize,
-                      per_type=per_type, keep_counts=keep_counts)
+                      per_type=per_type, keep_counts=keep_counts, mode=mode, bonus=bonus)
     for scored in scoring:
         if progress is not None:
             progress(scored)
