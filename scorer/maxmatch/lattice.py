@@ -133,15 +133,21 @@ def _banded_matrix(source: Sequence[str], hyp: Sequence[str], sub_cost: int) -> 
     width = m + 1
     delta = n - m
     big = n + m + 3
+    # Rows 0..P of a common prefix of length P are exact without the recurrence: source[:i]
+    # is then a prefix of hyp[:j] or the reverse, so the distance is |i - j| (slices of one
+    # ramp, made in C).
+    common = 0
+    limit = min(n, m)
+    while common < limit and source[common] == hyp[common]:
+        common += 1
+    ramp = list(range(m, 0, -1)) + list(range(m + 1))  # ramp[k] == |k - m|
+    prefix = [ramp[m - i:2 * m - i + 1] for i in range(common + 1)]
     x = 2
     while True:
         lo, hi = min(0, delta) - x, max(0, delta) + x
-        first = [big] * width
-        for j in range(min(m, -lo) + 1):
-            first[j] = j
-        rows = [first]
-        prev = first
-        for i in range(1, n + 1):
+        rows = prefix[:]
+        prev = rows[-1]
+        for i in range(common + 1, n + 1):
             s = source[i - 1]
             cur = [big] * width
             jlo, jhi = i - hi, min(m, i - lo)
