@@ -106,8 +106,14 @@ class ScoreFormat(str, Enum):
     text = "text"
     json = "json"
     m2scorer = "m2scorer"
+    errant = "errant"
     tsv = "tsv"
     latex = "latex"
+
+
+class Metric(str, Enum):
+    m2 = "m2"
+    errant = "errant"
 
 
 class HypTokenizer(str, Enum):
@@ -466,12 +472,27 @@ def score(
         False, "--strict", help="A hypothesis that looks tokenized unlike the gold (untokenized "
         "English, unsegmented Chinese) is an error (exit 1), not a warning."
     ),
+    metric: Metric = typer.Option(
+        Metric.m2, "--metric", help="m2: MaxMatch, as the NUS m2scorer; errant: ERRANT's span "
+        "metrics, as errant_compare (HYP is an M2 file, or text whose edits are extracted)."
+    ),
     mode: Optional[str] = typer.Option(
         None, "--mode", metavar="MODE",
-        help="correction (the default: the M2 score), recognition (a system edit with a gold "
-        "edit's exact span counts, whatever its correction) or detection (a system edit "
-        "overlapping a gold edit counts), the HOO scores on the M2 lattice."
+        help="m2: correction (the default: the M2 score), recognition (a system edit with a "
+        "gold edit's exact span counts, whatever its correction) or detection (a system edit "
+        "overlapping a gold edit counts), the HOO scores on the M2 lattice. errant: cs (the "
+        "default), cse, ds or dt, as errant_compare's -cs -cse -ds -dt."
     ),
+    single: bool = typer.Option(False, "--single", help="errant: only edits of at most one "
+                                "token on each side (errant_compare -single)."),
+    multi: bool = typer.Option(False, "--multi", help="errant: only edits of two or more tokens "
+                               "on a side (errant_compare -multi)."),
+    filters: Optional[list[str]] = typer.Option(
+        None, "--filter", metavar="TYPE", help="errant: leave out edits of this type "
+        "(repeatable; errant_compare -filt)."),
+    cat: Optional[int] = typer.Option(
+        None, "--cat", min=1, max=3, help="errant: per-category scores: 1 operation (R, M, U), "
+        "2 main type (NOUN), 3 every type (errant_compare -cat)."),
     bonus: bool = typer.Option(
         False, "--bonus", help="Credit optional gold edits (M2 OPTIONAL) that the system left "
         "alone, as HOO's scores with bonus."
@@ -547,6 +568,21 @@ def score(
         raise typer.BadParameter(f"standard output already carries the {output_format.value} "
                                  "score; write the per-sentence table to a file",
                                  param_hint="'--per-sentence -'")
+    if metric is Metric.errant:
+        _score_errant(hypotheses, gold, output_format, mode=mode or "cs", beta=beta,
+                      single=single, multi=multi, filters=filters or [], cat=cat,
+                      refused={"--bonus": bonus, "--per-type": per_type, "--ci": ci,
+                               "--paired-bs": paired_bs, "--paired-ar": paired_ar,
+                               "--per-sentence": per_sentence is not None,
+                               "--verbose": verbose, "--tokenize": tokenize is not None,
+                               "--segment": segment is not None,
+                               "--ignore-whitespace-casing": ignore_whitespace_casing})
+        return
+    for given, flag in ((single, "--single"), (multi, "--multi"), (bool(filters), "--filter"),
+                        (cat is not None, "--cat"),
+                        (output_format is ScoreFormat.errant, "--format errant")):
+        if given:
+            raise typer.BadParameter("goes with --metric errant", param_hint=f"'{flag}'")
     from gecformats.metrics.modes import MODES
 
     mode = mode or "correction"
@@ -611,6 +647,38 @@ def score(
     for number in result.warnings[:1]:
         typer.echo(f"gecformats: {gold}: sentence {number} (and {len(result.warnings) - 1} more) has "
                    "annotator ids the NUS scorer may visit in another order", err=True)
+
+
+def _score_errant(hypotheses: list[str], gold: str, output_format: ScoreFormat, *, mode: str,
+                  beta: float, single: bool, multi: bool, filters: list[str],
+                  cat: Optional[int], refused: dict[str, bool]) -> None:
+    """The ``score --metric errant`` command: one system, as ``errant_compare``."""
+    from gecformats.metrics import errant
+
+    if mode not in errant.MODES:
+        raise typer.BadParameter(f"{mode!r} is not one of {', '.join(errant.MODES)} "
+                                 "with --metric errant", param_hint="'--mode'")
+    if single and multi:
+        raise typer.BadParameter("--single and --multi exclude each other",
+                                 param_hint="'--single' / '--multi'")
+    for flag, given in refused.items():
+        if given:
+            raise typer.BadParameter("goes with --metric m2", param_hint=f"'{flag}'")
+    if len(hypotheses) > 1:
+        raise typer.BadParameter("--metric errant scores one system at a time",
+                                 param_hint="'HYP...'")
+    if output_format not in (ScoreFormat.text, ScoreFormat.json, ScoreFormat.errant):
+        raise typer.BadParameter("--metric errant gives text, json or errant",
+                                 param_hint="'--format'")
+    with user_errors():
+        result = errant.errant_files(hypotheses[0], gold, mode=mode, beta=beta, single=single,
+                                     multi=multi, filter=filters)
+    if output_format is ScoreFormat.errant:
+        typer.echo(errant.format_errant(result, cat), nl=False)
+    elif output_format is ScoreFormat.json:
+        typer.echo(json.dumps(result.to_dict(cat), ensure_ascii=False, indent=2))
+    else:
+        typer.echo(errant.format_text(result, cat))
 
 
 def _input_warnings(results: list[Any], strict: bool) -> None:
