@@ -144,7 +144,7 @@ def test_cli_paired_tests_in_every_table(tmp_path):
     (["--paired-ar"], "two or more"),
     (["--paired-bs", "--paired-ar", "X"], "choose one paired test"),
     (["--ci", "--format", "m2scorer"], "no room"),
-    (["--ci", "--resamples", "0"], "greater than or equal to 1"),
+    (["--ci", "--resamples", "0"], "'--resamples'"),
 ])
 def test_cli_resampling_usage_errors(args, message):
     extra = [HYP] if "X" in args else []
