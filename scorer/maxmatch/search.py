@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterable, Iterator, Sequence
 
 from .lattice import MASK, SHIFT, Lattice
 
 _NOOP1 = (1 << SHIFT) | 1  # packed data of an elementary noop edge
 
-__all__ = ["EPSILON", "GoldSpan", "SentenceSearch", "insertion_sweep", "bellman_ford", "backtrack"]
+__all__ = ["EPSILON", "GoldSpan", "Relaxation", "SentenceSearch", "insertion_sweep", "bellman_ford", "backtrack"]
 
 #: The reference's tie-breaking constant ε (§6.1).
 EPSILON = 0.001
@@ -76,6 +76,35 @@ def insertion_sweep(group: Sequence[int], corr_of: dict[int, str], golds: Sequen
                 cur = left
 
 
+class Relaxation:
+    """The relaxation list ``(u, v, weight)`` of a lattice, held as three flat lists.
+
+    It behaves as the list of triples where the search needs it (iteration, ``len``,
+    indexing); :meth:`copy` shares the vertex lists and copies only the weights, the one
+    part an annotator's overrides change."""
+
+    __slots__ = ("us", "vs", "ws")
+
+    def __init__(self, us: list[int], vs: list[int], ws: list[float]) -> None:
+        self.us, self.vs, self.ws = us, vs, ws
+
+    def __iter__(self) -> Iterator[tuple[int, int, float]]:
+        return zip(self.us, self.vs, self.ws)
+
+    def __len__(self) -> int:
+        return len(self.ws)
+
+    def __getitem__(self, index: int) -> tuple[int, int, float]:
+        return self.us[index], self.vs[index], self.ws[index]
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, (Relaxation, list)) else NotImplemented
+
+    def copy(self) -> Relaxation:
+        """A copy whose weights can be changed without touching this one."""
+        return Relaxation(self.us, self.vs, self.ws.copy())
+
+
 class SentenceSearch:
     """Per-sentence search state shared by all annotators (§11.3 "weights" and grouping).
 
@@ -95,22 +124,25 @@ class SentenceSearch:
         info = lat.info
         edges = lat.edges
         self.reward = -len(edges)
-        relax: list[tuple[int, int, float]] = []
+        us: list[int] = []
+        vs: list[int] = []
+        ws: list[float] = []
         base_pos: dict[int, int] = {}
         counts: dict[int, int] = {}
         last = -1
         for key in lat.base:
             if key == last:
                 counts[key] = 2
-                u, v, w = relax[-1]
                 if info[key] != _NOOP1:
-                    relax[-1] = (u, v, w + EPSILON)
+                    ws[-1] += EPSILON
                 continue
             last = key
-            base_pos[key] = len(relax)
+            base_pos[key] = len(ws)
             u, v = divmod(key, nc)
-            relax.append((u, v, 1.0 if info[key] == _NOOP1 else 1 + EPSILON))
-        self._nbase = len(relax)
+            us.append(u)
+            vs.append(v)
+            ws.append(1.0 if info[key] == _NOOP1 else 1 + EPSILON)
+        self._nbase = len(ws)
         self._base_pos = base_pos
         for key, extra in lat.rewritten.items():
             counts[key] = 1 + extra
@@ -119,12 +151,15 @@ class SentenceSearch:
         for key in lat.survivors:
             special[key] = float(info[key] >> SHIFT)
         arcs = edges[len(lat.base):]
+        # three flat lists, not a list of 10^6 tuples: cheaper to build (no tuple per arc
+        # for the garbage collector to track) and iterated as zip() (one reused tuple)
+        us += [k // nc for k in arcs]
+        vs += [k % nc for k in arcs]
         if special:
-            relax += [(k // nc, k % nc, special[k] if k in special
-                       else (info[k] >> SHIFT) + EPSILON) for k in arcs]
+            ws += [special[k] if k in special else (info[k] >> SHIFT) + EPSILON for k in arcs]
         else:
-            relax += [(k // nc, k % nc, (info[k] >> SHIFT) + EPSILON) for k in arcs]
-        self.relax = relax
+            ws += [(info[k] >> SHIFT) + EPSILON for k in arcs]
+        self.relax = Relaxation(us, vs, ws)
         self._rows: dict[int, list[int]] | None = None
         self._arc_pos: dict[int, list[int]] | None = None
 
@@ -206,26 +241,25 @@ class SentenceSearch:
             self._arc_pos = {}
         found = self._arc_pos.get(key)
         if found is None:
-            relax, nc = self.relax, self.nc
-            u, v = divmod(key, nc)
-            found = [x for x in range(self._nbase, len(relax))
-                     if relax[x][1] == v and relax[x][0] == u]
+            us, vs = self.relax.us, self.relax.vs
+            u, v = divmod(key, self.nc)
+            found = [x for x in range(self._nbase, len(vs)) if vs[x] == v and us[x] == u]
             self._arc_pos[key] = found
         return found
 
-    def relax_list(self, overrides: dict[int, float]) -> list[tuple[int, int, float]]:
+    def relax_list(self, overrides: dict[int, float]) -> Relaxation:
         """The relaxation list with an annotator's weight overrides applied."""
         if not overrides:
             return self.relax
         relax = self.relax.copy()
-        nc = self.nc
+        ws = relax.ws
         for key, w in overrides.items():
             for pos in self._positions(key):
-                relax[pos] = (key // nc, key % nc, w)
+                ws[pos] = w
         return relax
 
 
-def bellman_ford(relax: list[tuple[int, int, float]], ncells: int, nvertices: int) -> list[int]:
+def bellman_ford(relax: Iterable[tuple[int, int, float]], ncells: int, nvertices: int) -> list[int]:
     """The reference's Bellman-Ford from vertex 0 with strict relaxation (§6.5).
 
     Passes over ``relax`` in list order, stopping after the first pass without a change (exact:
