@@ -153,12 +153,18 @@ class SentenceSearch:
         arcs = edges[len(lat.base):]
         # three flat lists, not a list of 10^6 tuples: cheaper to build (no tuple per arc
         # for the garbage collector to track) and iterated as zip() (one reused tuple)
-        us += [k // nc for k in arcs]
-        vs += [k % nc for k in arcs]
-        if special:
-            ws += [special[k] if k in special else (info[k] >> SHIFT) + EPSILON for k in arcs]
+        if len(arcs) > 20 * nc:
+            # ... and, in a large lattice, every vertex and weight one shared object (from
+            # tables), not a new int or float per arc: a million arcs take 100 MB less
+            cells = list(range(nc))
+            us += [cells[k // nc] for k in arcs]
+            vs += [cells[k % nc] for k in arcs]
+            weight = [d + EPSILON for d in range(self.width + nc // self.width + 1)]
+            ws += [special[k] if k in special else weight[info[k] >> SHIFT] for k in arcs]
         else:
-            ws += [(info[k] >> SHIFT) + EPSILON for k in arcs]
+            us += [k // nc for k in arcs]
+            vs += [k % nc for k in arcs]
+            ws += [special[k] if k in special else (info[k] >> SHIFT) + EPSILON for k in arcs]
         self.relax = Relaxation(us, vs, ws)
         self._rows: dict[int, list[int]] | None = None
         self._arc_pos: dict[int, list[int]] | None = None
