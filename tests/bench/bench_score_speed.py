@@ -111,9 +111,19 @@ def repetition() -> None:
             blocks = fh.read().split("\n\n")
         gold.write_text(blocks[332].strip("\n") + "\n\n", encoding="utf-8")
         hyp.write_text(" ".join(list(source[:150]) + [PHRASE] * 4) + "\n", encoding="utf-8")
-        seconds = cpu([str(BIN / "gecformats"), "score", str(hyp), "--gold", str(gold)])
-    print(f"repetition case (spec §11.2, k = 4, 182 hypothesis tokens): {seconds:.2f} CPU s "
-          "for the whole score process")
+        seconds = best([str(BIN / "gecformats"), "score", str(hyp), "--gold", str(gold)])
+    import time
+
+    import maxmatch
+    from gecformats.metrics.score import maxmatch_gold
+
+    sentence = next(s for i, s in enumerate(m2.read(COMBINED), 1) if i == 333)
+    hypothesis = list(source[:150]) + PHRASE.split() * 4
+    start = time.process_time()
+    maxmatch.score_corpus([(source, hypothesis, maxmatch_gold(sentence))])
+    alone = time.process_time() - start
+    print(f"repetition case (spec §11.2, k = 4, 182 hypothesis tokens): {alone:.2f} CPU s for "
+          f"the sentence, {seconds:.2f} s for the whole score process")
 
 
 def main() -> None:
