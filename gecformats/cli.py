@@ -111,6 +111,11 @@ class ScoreFormat(str, Enum):
     latex = "latex"
 
 
+class Mapping(str, Enum):
+    exact = "exact"
+    conll = "conll"
+
+
 class Metric(str, Enum):
     m2 = "m2"
     errant = "errant"
@@ -273,6 +278,11 @@ def convert(
         False, help="HOO → M2: trim tokens an edit's original and correction share (as CoNLL did) "
         "instead of keeping the annotator's span; words → characters: trim shared characters."
     ),
+    mapping: Mapping = typer.Option(
+        Mapping.exact, help="Characters → tokens: exact (the M2 edit does exactly what the "
+        "character edit does) or conll (as the NUCLE → M2 conversion of CoNLL-2013/14: edge "
+        "spaces ignored, the correction tokenized alone; use with --shrink)."
+    ),
     grouping: Grouping = typer.Option(
         Grouping.components, help="I-measure XML output: how edits become loci (components: "
         "connected overlap; imeasure: the original m2_to_ixml rule)."
@@ -317,6 +327,7 @@ def convert(
         report = convert_file(input, output, from_format=from_format, to_format=to_name,
                               tokenizer=tokenizer.value if tokenizer else None,
                               sentences=sentences.value, text=text, shrink=shrink,
+                              mapping=mapping.value,
                               alternative=alternative, types=types.value if types else None,
                               absent=absent.value if absent else None,
                               split_substitutions=split_substitutions, simplify=simplify,

@@ -125,19 +125,31 @@ IXML_KINDS = (
 )
 """The kinds of problem I-measure XML can have."""
 
+NUCLE_KINDS = (
+    "syntax",
+    "bad-number",
+    "offset-out-of-range",
+    "too-large",
+    "duplicate-edit",
+    "overlap",
+    "identity-edit",
+    "paragraph-span",
+)
+"""The kinds of problem NUCLE SGML can have."""
+
 TEXT_KINDS = ("syntax", "field-count", "line-count")
 """The kinds of problem the plain-text formats (``parallel``, ``tsv``, ``nlpcc``,
 ``cherrant``) can have."""
 
 KINDS = M2_KINDS + tuple(dict.fromkeys(
-    kind for kind in HOO_KINDS + IXML_KINDS if kind not in M2_KINDS))
-"""Every kind of problem of the edit formats: M2's, then HOO's, then I-measure XML's (the
+    kind for kind in HOO_KINDS + IXML_KINDS + NUCLE_KINDS if kind not in M2_KINDS))
+"""Every kind of problem of the edit formats: M2's, then HOO's, I-measure XML's, NUCLE's (the
 plain-text formats add ``field-count`` and ``line-count``, see :data:`TEXT_KINDS`)."""
 
 TEXT_FORMATS = ("parallel", "tsv", "nlpcc", "cherrant")
 """The plain-text formats :func:`validate` checks."""
 
-FORMATS = ("m2", "hoo2011", "hoo2012", "ixml") + TEXT_FORMATS
+FORMATS = ("m2", "hoo2011", "hoo2012", "ixml", "nucle") + TEXT_FORMATS
 """The formats :func:`validate` checks."""
 
 
@@ -203,6 +215,9 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
         return
     if format == "ixml":
         yield from _validate_ixml(source)
+        return
+    if format == "nucle":
+        yield from (replace(p, unit="document") for p in _validate_nucle(source))
         return
     if format in TEXT_FORMATS:
         yield from _validate_text(source, format)
@@ -340,6 +355,22 @@ def _validate_hoo(source: Source, format: str) -> Iterator[Problem]:
         problems.sort(key=lambda p: p.line or 0)  # stable: a line's problems keep their order
         yield from problems
         number += len(documents)
+
+
+def _validate_nucle(source: str | os.PathLike[str]) -> Iterator[Problem]:
+    """Check a NUCLE SGML file document by document: the document checks of HOO
+    (:func:`check_document`; a mistake across paragraphs is ``paragraph-span``); a syntax
+    error ends the check (SGML offers no safe place to resume)."""
+    from gecformats.formats import nucle
+
+    name = source_name(source)
+    number = 0
+    try:
+        for number, document in enumerate(nucle.read(source), 1):
+            lines = [int(e.get_meta("nucle.line") or 0) for e in document.edits]
+            yield from check_document(document, name, number, lines)
+    except GecFormatError as error:
+        yield Problem(error.file or name, error.line, number + 1, error.kind, error.message)
 
 
 def check_document(

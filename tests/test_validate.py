@@ -11,6 +11,7 @@ from gecformats.validate import (
     HOO_KINDS,
     IXML_KINDS,
     KINDS,
+    NUCLE_KINDS,
     M2_KINDS,
     Problem,
     check_document,
@@ -98,7 +99,7 @@ HOO2012_INVALID = FIXTURES / "hoo2012" / "invalid"
 
 def test_kinds_are_m2_then_hoo_then_ixml() -> None:
     assert KINDS[:len(M2_KINDS)] == M2_KINDS
-    assert set(KINDS) == set(M2_KINDS) | set(HOO_KINDS) | set(IXML_KINDS)
+    assert set(KINDS) == set(M2_KINDS) | set(HOO_KINDS) | set(IXML_KINDS) | set(NUCLE_KINDS)
     assert len(set(KINDS)) == len(KINDS)
     hoo_only = [k for k in HOO_KINDS if k not in M2_KINDS]
     assert KINDS[len(M2_KINDS):len(M2_KINDS) + len(hoo_only)] == tuple(hoo_only)

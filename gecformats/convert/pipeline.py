@@ -41,6 +41,7 @@ def convert(
     sentences: str = "punkt",
     text: str | os.PathLike[str] | None = None,
     shrink: bool = False,
+    mapping: str = "exact",
     alternative: int = 0,
     absent: str | None = None,
     types: str | None = None,
@@ -70,6 +71,8 @@ def convert(
             file, or a directory of ``*.txt`` files or with a ``Raw/`` folder, taken in file
             name order, one document each).  Without it the text is the tokens joined by
             spaces, one sentence per line, in one document.
+        mapping: characters → tokens: ``exact`` or ``conll`` (see
+            :func:`gecformats.convert.retokenize.to_sentences`).
         shrink: characters → tokens: trim tokens an edit's original and correction share
             (the CoNLL way) instead of keeping the annotator's span; words → characters:
             trim shared characters the same way.
@@ -115,7 +118,7 @@ def convert(
     if units == ("char", "token"):
         conversion = ConversionReport()
         items = documents_to_sentences(items, tokenizer or "en", sentences, conversion,
-                                       shrink=shrink)
+                                       shrink=shrink, mapping=mapping)
     elif units == ("token", "char"):
         items = _documents(items, text, tokenizer or "en")
     elif units == ("text", "token"):

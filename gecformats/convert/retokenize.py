@@ -184,6 +184,10 @@ class ConversionReport:
 # Document → sentences
 
 
+MAPPINGS = ("exact", "conll")
+"""How :func:`to_sentences` maps character edits to tokens."""
+
+
 def to_sentences(
     document: Document,
     tokenizer: str | Tokenizer = "en",
@@ -193,6 +197,7 @@ def to_sentences(
     check: bool = True,
     repair_spaces: bool = True,
     shrink: bool = False,
+    mapping: str = "exact",
 ) -> list[Sentence]:
     """Convert one character-offset document into token-offset sentences (annotator 0).
 
@@ -208,6 +213,14 @@ def to_sentences(
             ``repaired``.
         shrink: trim tokens an edit's original and correction share at its edges (as the
             CoNLL preprocessing did); by default the annotator's span is kept.
+        mapping: ``exact`` (the default) applies each correction to the characters and
+            diffs the tokens, so the M2 edit does exactly what the character edit does;
+            ``conll`` maps the way the NUCLE → M2 conversion of CoNLL-2013/14 did: white
+            space at the span's edges is left out, the span covers the tokens it touches,
+            the correction is tokenized on its own, and (with ``shrink``) shared edge
+            tokens are trimmed.  An annotator who marked ``"diagonosed "`` → ``"diagnosed"``
+            then gets ``diagonosed`` → ``diagnosed``, not the words glued together; a
+            sentence without edits has no annotator (no ``A`` line), as in the CoNLL files.
 
     Returns:
         The sentences in text order; ``Sentence.id`` is ``"<document>-<n>"`` (n from 1) and
@@ -216,6 +229,8 @@ def to_sentences(
         several corrections, and a malformed HOO type such as ``RT cset ="2"`` is repaired
         (``RT``; the raw value stays in the edit's ``meta`` as ``hoo.type``).
     """
+    if mapping not in MAPPINGS:
+        raise ValueError(f"unknown mapping {mapping!r} (known: {', '.join(MAPPINGS)})")
     tok = get_tokenizer(tokenizer) if isinstance(tokenizer, str) else tokenizer
     split = get_splitter(sentences) if isinstance(sentences, str) else sentences
     if report is None:
@@ -247,7 +262,10 @@ def to_sentences(
         if target is None:
             continue
         sent = sents[target]
-        converted = _convert(text, sent, edit, tok, report, case, shrink)
+        if mapping == "conll":
+            converted = _convert_conll(text, sent, edit, tok, report, case, shrink)
+        else:
+            converted = _convert(text, sent, edit, tok, report, case, shrink)
         if converted is not None:
             sent.edits.append(converted)
             sent.char_edits.append(edit)
@@ -257,9 +275,11 @@ def to_sentences(
     out = []
     for k, sent in enumerate(sents, 1):
         report.sentences += 1
+        # the CoNLL files give a sentence without edits no A line at all
+        annotators = {0: tuple(sent.edits)} if sent.edits or mapping != "conll" else {}
         sentence = Sentence(
             tuple(t.text for t in sent.tokens),
-            {0: tuple(sent.edits)},
+            annotators,
             id=f"{doc_id}-{k}" if doc_id else str(k),
             meta={"document": doc_id, "start": str(sent.span.start), "end": str(sent.span.end)},
         )
@@ -432,6 +452,55 @@ def _convert(
                      0, meta)
 
 
+def _convert_conll(
+    text: str,
+    sent: _Sent,
+    edit: Edit,
+    tok: Tokenizer,
+    report: ConversionReport,
+    case: dict[str, Any],
+    shrink: bool,
+) -> Edit | None:
+    """The CoNLL mapping (see :func:`to_sentences`): tokens by position, the correction
+    tokenized alone."""
+    a, b = _trimmed(text, edit.start, edit.end)
+    if a == b:
+        a = b = min(max(edit.start, sent.span.start), sent.span.end)
+    old = sent.tokens
+    if a < b:
+        start = next((k for k, t in enumerate(old) if t.end > a), len(old))
+        end = next((k for k, t in enumerate(old) if t.start >= b), len(old))
+    else:
+        start = end = next((k for k, t in enumerate(old) if t.start >= a), len(old))
+    olds = tuple(t.text for t in old)
+    ranges = []
+    for correction in _texts(edit):
+        toks = tuple(t.text for t in tok.tokenize(correction.strip()))
+        s, e = start, end
+        if shrink:
+            k = 0
+            while s < e and k < len(toks) and olds[s] == toks[k]:
+                s += 1
+                k += 1
+            toks = toks[k:]
+            while s < e and toks and olds[e - 1] == toks[-1]:
+                e -= 1
+                toks = toks[:-1]
+        ranges.append((s, e, toks))
+    changed = [r for r in ranges if r[2] != olds[r[0]:r[1]]]
+    if not changed:
+        report.add("dropped", {**case, "reason": "no-change"})
+        return None
+    s0 = min(r[0] for r in changed)
+    e0 = max(r[1] for r in changed)
+    corrections = [olds[s0:s] + toks + olds[e:e0] for s, e, toks in ranges]
+    raw_type = edit.type
+    etype, _ = repair_type(raw_type)
+    meta = tuple(edit.meta) + ((("hoo.type", raw_type),) if etype != raw_type else ())
+    meta += (("chars", f"{edit.start} {edit.end}"),)
+    return make_edit(s0, e0, tuple(corrections), etype, edit.required, edit.comment, 0, meta)
+
+
 def _anchored_diff(
     old: list[Token], new: list[Token], a: int, b: int, length: int, shrink: bool
 ) -> tuple[int, int, tuple[str, ...]]:
@@ -490,7 +559,7 @@ def _check(
         report.add("inconsistent", {**case, "reason": "overlapping edits in the input"})
         return
     try:
-        got = apply_edits(sentence.source, sentence.annotators[0])
+        got = apply_edits(sentence.source, sentence.annotators.get(0, ()))
     except ValueError:
         report.add("inconsistent", {**case, "reason": "edits overlap after widening"})
         return
