@@ -80,47 +80,36 @@ def read(source: str | os.PathLike[str], *, annotator: int = 0) -> Iterator[Docu
             its paragraphs, a ``DOC`` over :data:`MAX_DOCUMENT` characters).
         OSError: the file cannot be read.
     """
-    name = os.fspath(source)
     with text_lines(source) as lines:
-        chunk: list[str] = []
-        size = 0
-        first = 0
-        for lineno, line in enumerate(lines, 1):
-            if not chunk:
-                if not line.strip():
-                    continue
-                if not line.lstrip().startswith("<DOC"):
-                    raise GecFormatError(f"expected <DOC>, found {line.strip()[:40]!r}", name,
-                                         lineno)
-                first = lineno
-            chunk.append(line)
-            size += len(line)
-            if size > MAX_DOCUMENT:
-                raise GecFormatError(f"a DOC of more than {MAX_DOCUMENT:,} characters", name,
-                                     first, "too-large")
-            if "</DOC>" in line:
-                yield _document("".join(chunk), name, first, annotator)
-                chunk, size = [], 0
-        if chunk:
-            raise GecFormatError("the DOC is not closed (</DOC> missing)", name, first)
+        yield from _documents(lines, os.fspath(source), annotator)
 
 
 def parse(text: str, *, annotator: int = 0, name: str = "<string>") -> Iterator[Document]:
     """The documents of NUCLE SGML ``text`` (see :func:`read`)."""
-    import io
+    yield from _documents(iter(text.splitlines(keepends=True)), name, annotator)
 
-    tmp = io.StringIO(text)
+
+def _documents(lines: Iterator[str], name: str, annotator: int) -> Iterator[Document]:
+    """Cut the lines into ``DOC`` s and parse each."""
     chunk: list[str] = []
+    size = 0
     first = 0
-    for lineno, line in enumerate(tmp, 1):
+    for lineno, line in enumerate(lines, 1):
         if not chunk:
             if not line.strip():
                 continue
+            if not line.lstrip().startswith("<DOC"):
+                raise GecFormatError(f"expected <DOC>, found {line.strip()[:40]!r}", name,
+                                     lineno)
             first = lineno
         chunk.append(line)
+        size += len(line)
+        if size > MAX_DOCUMENT:
+            raise GecFormatError(f"a DOC of more than {MAX_DOCUMENT:,} characters", name,
+                                 first, "too-large")
         if "</DOC>" in line:
             yield _document("".join(chunk), name, first, annotator)
-            chunk = []
+            chunk, size = [], 0
     if chunk:
         raise GecFormatError("the DOC is not closed (</DOC> missing)", name, first)
 
@@ -137,7 +126,7 @@ def _data(text: str) -> str:
     return text
 
 
-def _attributes(raw: str, name: str, line: int) -> dict[str, str]:
+def _attributes(raw: str) -> dict[str, str]:
     return {m.group(1).lower(): next(g for g in m.groups()[1:] if g is not None)
             for m in _ATTR.finditer(raw)}
 
@@ -151,7 +140,6 @@ def _document(doc: str, name: str, first_line: int, annotator: int) -> Document:
     stack: list[tuple[str, int, int]] = []  # (tag, end of the start tag, line)
     nid: str | None = None
     teacher: str | None = None
-    pos = 0
 
     def line_of(offset: int) -> int:
         return first_line + doc.count("\n", 0, offset)
@@ -159,7 +147,7 @@ def _document(doc: str, name: str, first_line: int, annotator: int) -> Document:
     for match in _TAG.finditer(doc):
         closing, tag = match.group(1) == "/", match.group(2).upper()
         if not closing:
-            attrs = _attributes(match.group(3), name, line_of(match.start()))
+            attrs = _attributes(match.group(3))
             if tag == "DOC":
                 nid = attrs.get("nid")
             elif tag == "ANNOTATION":
@@ -191,10 +179,8 @@ def _document(doc: str, name: str, first_line: int, annotator: int) -> Document:
             if not mistakes:
                 raise GecFormatError(f"<{tag}> outside a <MISTAKE>", name, line_of(start))
             mistakes[-1][tag.lower()] = content
-        pos = match.end()
     if stack:
         raise GecFormatError(f"<{stack[-1][0]}> is not closed", name, stack[-1][2])
-    del pos
     starts = []
     offset = 0
     for p in paragraphs:
@@ -275,7 +261,7 @@ def dumps(documents: Iterable[Document]) -> str:
 
 
 def write(documents: Iterable[Document], dest: str | os.PathLike[str]) -> Report:
-    """Write documents as NUCLE SGML, whole or not at all.
+    """Write documents as NUCLE SGML, streaming, whole or not at all.
 
     Paragraphs are the document's text cut at its ``breaks`` (the ``\\n`` before each break
     is the paragraph separator); each edit becomes a ``MISTAKE`` with its first correction.
@@ -283,22 +269,21 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str]) -> Report
     empty ``CORRECTION`` is a deletion).
 
     Raises:
-        GecFormatError: text with ``<`` or ``>``.
+        GecFormatError: text with ``<`` or ``>``, naming the document.
         OSError: the file cannot be written.
     """
     report = Report()
-    docs = []
-    for doc in documents:
-        for e in doc.edits:
-            if len(e.corrections) > 1:
-                report.drop("alternatives", f"{doc.id}: {e.start}-{e.end}")
-            if not e.corrections:
-                report.drop("detection-only", f"{doc.id}: {e.start}-{e.end}")
-        docs.append(doc)
-    try:
-        text = dumps(docs)
-    except ValueError as exc:
-        raise GecFormatError(str(exc), os.fspath(dest)) from None
+    count = 0
     with atomic_output(dest) as fh:
-        fh.write(text)
+        for count, doc in enumerate(documents, 1):
+            for e in doc.edits:
+                if len(e.corrections) > 1:
+                    report.drop("alternatives", f"{doc.id}: {e.start}-{e.end}")
+                if not e.corrections:
+                    report.drop("detection-only", f"{doc.id}: {e.start}-{e.end}")
+            try:
+                fh.write(dumps([doc]))
+            except ValueError as exc:
+                raise GecFormatError(f"document {count}: {exc}", os.fspath(dest)) from None
+    report.sentences = count  # the count the CLI reports: documents, for this format
     return report
