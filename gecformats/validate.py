@@ -82,7 +82,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from gecformats.errors import GecFormatError
 from gecformats.formats import _hoo, cherrant, hoo2011, hoo2012, ixml, m2, nlpcc, parallel, tsv
-from gecformats.io import Source, source_name
+from gecformats.io import Source, source_name, text_lines
 from gecformats.convert.loci import Change, LocusSentence, imeasure_overlap
 from gecformats.model import Document, Edit, Sentence
 
@@ -128,6 +128,7 @@ IXML_KINDS = (
 NUCLE_KINDS = (
     "syntax",
     "bad-number",
+    "bad-annotator",
     "offset-out-of-range",
     "too-large",
     "duplicate-edit",
@@ -135,7 +136,7 @@ NUCLE_KINDS = (
     "identity-edit",
     "paragraph-span",
 )
-"""The kinds of problem NUCLE SGML can have."""
+"""The kinds of problem NUCLE SGML and BEA-2019 JSON can have."""
 
 TEXT_KINDS = ("syntax", "field-count", "line-count")
 """The kinds of problem the plain-text formats (``parallel``, ``tsv``, ``nlpcc``,
@@ -149,7 +150,7 @@ plain-text formats add ``field-count`` and ``line-count``, see :data:`TEXT_KINDS
 TEXT_FORMATS = ("parallel", "tsv", "nlpcc", "cherrant")
 """The plain-text formats :func:`validate` checks."""
 
-FORMATS = ("m2", "hoo2011", "hoo2012", "ixml", "nucle") + TEXT_FORMATS
+FORMATS = ("m2", "hoo2011", "hoo2012", "ixml", "nucle", "bea") + TEXT_FORMATS
 """The formats :func:`validate` checks."""
 
 
@@ -218,6 +219,9 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
         return
     if format == "nucle":
         yield from (replace(p, unit="document") for p in _validate_nucle(source))
+        return
+    if format == "bea":
+        yield from (replace(p, unit="document") for p in _validate_bea(source))
         return
     if format in TEXT_FORMATS:
         yield from _validate_text(source, format)
@@ -371,6 +375,28 @@ def _validate_nucle(source: str | os.PathLike[str]) -> Iterator[Problem]:
             yield from check_document(document, name, number, lines)
     except GecFormatError as error:
         yield Problem(error.file or name, error.line, number + 1, error.kind, error.message)
+
+
+def _validate_bea(source: str | os.PathLike[str]) -> Iterator[Problem]:
+    """Check a BEA-2019 JSON file line by line: a malformed line is reported and skipped,
+    each essay gets the document checks (:func:`check_document`, per annotator, since the
+    annotators' edits may overlap each other), all reported on the essay's line."""
+    from gecformats.formats import bea
+
+    name = source_name(source)
+    with text_lines(source) as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                document = next(bea.parse(line, name))
+            except GecFormatError as error:
+                yield Problem(name, number, number, error.kind, error.message)
+                continue
+            for annotator in sorted({e.annotator for e in document.edits}):
+                mine = document.replace(edits=tuple(e for e in document.edits
+                                                    if e.annotator == annotator))
+                yield from check_document(mine, name, number, [number] * len(mine.edits))
 
 
 def check_document(

@@ -120,7 +120,10 @@ def convert(
         items = documents_to_sentences(items, tokenizer or "en", sentences, conversion,
                                        shrink=shrink, mapping=mapping)
     elif units == ("token", "char"):
-        items = _documents(items, text, tokenizer or "en")
+        # a format with room for several annotators (BEA JSON) takes every one; the others
+        # take annotator 0
+        items = _documents(items, text, tokenizer or "en",
+                           None if getattr(writer, "ANNOTATORS", 1) > 1 else 0)
     elif units == ("text", "token"):
         conversion = ExtractionReport()
         if simplify:
@@ -204,10 +207,11 @@ def _simplified(items: Iterable[Parallel], report: ExtractionReport) -> Iterator
 
 
 def _documents(
-    sentences: Iterable[Sentence], text: str | os.PathLike[str] | None, tokenizer: str
+    sentences: Iterable[Sentence], text: str | os.PathLike[str] | None, tokenizer: str,
+    annotator: int | None = 0,
 ) -> Iterator[Document]:
     if text is None:
-        yield to_document(sentences, None, id="0001", tokenizer=tokenizer)
+        yield to_document(sentences, None, id="0001", tokenizer=tokenizer, annotator=annotator)
         return
     path = Path(text)
     try:
@@ -217,9 +221,10 @@ def _documents(
             if not files:
                 raise GecFormatError("no .txt files to take the original texts from", file=str(path))
             texts = ((f.stem, _read_text(f)) for f in files)
-            yield from to_documents(sentences, texts, tokenizer=tokenizer)
+            yield from to_documents(sentences, texts, tokenizer=tokenizer, annotator=annotator)
         else:
-            yield to_document(sentences, _read_text(path), id=path.stem, tokenizer=tokenizer)
+            yield to_document(sentences, _read_text(path), id=path.stem, tokenizer=tokenizer,
+                              annotator=annotator)
     except GecFormatError as exc:
         if exc.file is not None:
             raise

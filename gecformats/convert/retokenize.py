@@ -47,7 +47,7 @@ import bisect
 import os
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gecformats import __version__
@@ -184,6 +184,16 @@ class ConversionReport:
 # Document → sentences
 
 
+def document_annotators(document: Document) -> list[int]:
+    """The annotator ids of a document: ``meta["annotators"]`` (comma-separated, as readers
+    of several-annotator formats record them, so that an annotator without edits is still
+    there) or else the ids of its edits; ``[0]`` for a document without either."""
+    listed = document.meta.get("annotators")
+    if listed:
+        return [int(a) for a in listed.split(",")]
+    return sorted({e.annotator for e in document.edits}) or [0]
+
+
 MAPPINGS = ("exact", "conll")
 """How :func:`to_sentences` maps character edits to tokens."""
 
@@ -199,7 +209,8 @@ def to_sentences(
     shrink: bool = False,
     mapping: str = "exact",
 ) -> list[Sentence]:
-    """Convert one character-offset document into token-offset sentences (annotator 0).
+    """Convert one character-offset document into token-offset sentences, one annotator per
+    id of :func:`document_annotators` (HOO: annotator 0).
 
     Args:
         document: the document (HOO 2011 or 2012).
@@ -247,6 +258,7 @@ def to_sentences(
     ]
     starts = [s.span.start for s in sents]
     doc_id = document.id or ""
+    ids = document_annotators(document)
     for edit in document.edits:
         report.edits += 1
         case = _case(doc_id, edit)
@@ -275,8 +287,9 @@ def to_sentences(
     out = []
     for k, sent in enumerate(sents, 1):
         report.sentences += 1
-        # the CoNLL files give a sentence without edits no A line at all
-        annotators = {0: tuple(sent.edits)} if sent.edits or mapping != "conll" else {}
+        annotators = {a: tuple(e for e in sent.edits if e.annotator == a) for a in ids}
+        if mapping == "conll" and not sent.edits:
+            annotators = {}  # the CoNLL files give a sentence without edits no A line
         sentence = Sentence(
             tuple(t.text for t in sent.tokens),
             annotators,
@@ -449,7 +462,7 @@ def _convert(
     meta = tuple(edit.meta) + ((("hoo.type", raw_type),) if etype != raw_type else ())
     meta += (("chars", f"{edit.start} {edit.end}"),)
     return make_edit(start, end, tuple(corrections), etype, edit.required, edit.comment,
-                     0, meta)
+                     edit.annotator, meta)
 
 
 def _convert_conll(
@@ -498,7 +511,8 @@ def _convert_conll(
     etype, _ = repair_type(raw_type)
     meta = tuple(edit.meta) + ((("hoo.type", raw_type),) if etype != raw_type else ())
     meta += (("chars", f"{edit.start} {edit.end}"),)
-    return make_edit(s0, e0, tuple(corrections), etype, edit.required, edit.comment, 0, meta)
+    return make_edit(s0, e0, tuple(corrections), etype, edit.required, edit.comment,
+                     edit.annotator, meta)
 
 
 def _anchored_diff(
@@ -548,22 +562,27 @@ def _check(
         report.add("inconsistent", {**case, "reason": sent.broken})
         return
     ss, se = sent.span.start, sent.span.end
-    clipped = []
-    for e in sent.char_edits:
-        a = min(max(e.start, ss), se) - ss
-        b = max(min(e.end, se), ss) - ss
-        clipped.append(make_edit(a, b, e.corrections, e.type, e.required, e.comment, 0))
-    try:
-        expected = tuple(t.text for t in tok.tokenize("".join(apply_edits(sent.span.text, clipped))))
-    except ValueError:
-        report.add("inconsistent", {**case, "reason": "overlapping edits in the input"})
-        return
-    try:
-        got = apply_edits(sentence.source, sentence.annotators.get(0, ()))
-    except ValueError:
-        report.add("inconsistent", {**case, "reason": "edits overlap after widening"})
-        return
-    if got == expected:
+    for annotator in sentence.annotators or (0,):
+        clipped = []
+        for e in sent.char_edits:
+            if e.annotator == annotator:
+                a = min(max(e.start, ss), se) - ss
+                b = max(min(e.end, se), ss) - ss
+                clipped.append(make_edit(a, b, e.corrections, e.type, e.required, e.comment, 0))
+        try:
+            expected = tuple(t.text for t in
+                             tok.tokenize("".join(apply_edits(sent.span.text, clipped))))
+        except ValueError:
+            report.add("inconsistent", {**case, "reason": "overlapping edits in the input"})
+            return
+        try:
+            got = apply_edits(sentence.source, sentence.annotators.get(annotator, ()))
+        except ValueError:
+            report.add("inconsistent", {**case, "reason": "edits overlap after widening"})
+            return
+        if got != expected:
+            break
+    else:
         report.consistent_sentences += 1
         return
     reasons = {c["reason"] for c in report.widened_edits
@@ -584,7 +603,7 @@ def to_document(
     *,
     id: str | None = None,
     tokenizer: str = "en",
-    annotator: int = 0,
+    annotator: int | None = 0,
     meta: dict[str, str] | None = None,
 ) -> Document:
     """Turn token-offset sentences into one character-offset document.
@@ -598,7 +617,8 @@ def to_document(
         id: the document id.
         tokenizer: the tokenizer the tokens came from; ``zh`` and ``char`` corrections are
             written without spaces between tokens.
-        annotator: whose edits to take.
+        annotator: whose edits to take; ``None``: every annotator's (their ids go to
+            ``meta["annotators"]``).
         meta: the document's ``meta``.
 
     Returns:
@@ -612,12 +632,32 @@ def to_document(
         text = "\n".join(" ".join(s.source) for s in sents)
     doc = _Aligner(text, id or "")
     edits: list[Edit] = []
+    ids: set[int] = set()
     joined = tokenizer in JOINED_TOKENIZERS
     for number, sentence in enumerate(sents, 1):
         spans = doc.align(sentence.source, number)
-        edits.extend(_char_edits(text, spans, sentence.annotators.get(annotator, ()), joined))
+        for edits_of in _chosen(sentence, annotator, ids):
+            edits.extend(_char_edits(text, spans, edits_of, joined))
     doc.finish()
-    return Document(text, tuple(edits), id=id, meta=dict(meta or {}))
+    return Document(text, tuple(edits), id=id, meta=_with_annotators(meta, annotator, ids))
+
+
+def _chosen(sentence: Sentence, annotator: int | None, ids: set[int]) -> list[tuple[Edit, ...]]:
+    """The edit lists to carry over: the one annotator's (as annotator 0 of a one-annotator
+    document), or (``None``) every annotator's, whose ids are added to ``ids``."""
+    if annotator is not None:
+        return [tuple(e if e.annotator == 0 else replace(e, annotator=0)
+                      for e in sentence.annotators.get(annotator, ()))]
+    ids.update(sentence.annotators)
+    return [tuple(edits) for _, edits in sorted(sentence.annotators.items())]
+
+
+def _with_annotators(meta: dict[str, str] | None, annotator: int | None,
+                     ids: set[int]) -> dict[str, str]:
+    out = dict(meta or {})
+    if annotator is None:
+        out["annotators"] = ",".join(map(str, sorted(ids) or [0]))
+    return out
 
 
 def to_documents(
@@ -625,7 +665,7 @@ def to_documents(
     texts: Iterable[tuple[str, str]],
     *,
     tokenizer: str = "en",
-    annotator: int = 0,
+    annotator: int | None = 0,
 ) -> Iterator[Document]:
     """Split a stream of sentences over several original texts, in order.
 
@@ -649,6 +689,7 @@ def to_documents(
     for doc_id, text in texts:
         doc = _Aligner(text, doc_id)
         edits: list[Edit] = []
+        ids: set[int] = set()
         while not doc.done():
             if pending is None:
                 pending = next(it, None)
@@ -656,9 +697,10 @@ def to_documents(
             if pending is None:
                 raise GecFormatError(f"the sentences end before document {doc_id} does")
             spans = doc.align(pending.source, number)
-            edits.extend(_char_edits(text, spans, pending.annotators.get(annotator, ()), joined))
+            for edits_of in _chosen(pending, annotator, ids):
+                edits.extend(_char_edits(text, spans, edits_of, joined))
             pending = None
-        yield Document(text, tuple(edits), id=doc_id)
+        yield Document(text, tuple(edits), id=doc_id, meta=_with_annotators(None, annotator, ids))
     if next(it, None) is not None:
         raise GecFormatError(f"sentence {number + 1} and later do not belong to any document")
 
@@ -827,7 +869,7 @@ def _char_edit(text: str, spans: list[tuple[int, int]], edit: Edit, joined: bool
     meta = tuple((k, v) for k, v in edit.meta if k not in ("chars", "hoo.type"))
     etype = edit.get_meta("hoo.type") or edit.type  # the raw HOO type, when it was repaired
     return make_edit(start, end, tuple(corrections), etype, edit.required, edit.comment,
-                     0, meta)
+                     edit.annotator, meta)
 
 
 def _deletion_span(

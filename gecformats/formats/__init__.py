@@ -43,7 +43,8 @@ class Format(Protocol):
         """Write ``items`` to ``dest`` whole or not at all; report what could not be kept."""
 
 
-NAMES = ("m2", "hoo2011", "hoo2012", "ixml", "nucle", "parallel", "tsv", "nlpcc", "cherrant")
+NAMES = ("m2", "hoo2011", "hoo2012", "ixml", "nucle", "bea", "parallel", "tsv", "nlpcc",
+         "cherrant")
 """The format names; each is the name of its module in this package."""
 
 

@@ -1,0 +1,116 @@
+"""gecformats.formats.bea: BEA-2019 JSON (W&I+LOCNESS, FCE JSON) ↔ documents ↔ M2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+from typer.testing import CliRunner
+
+from conftest import FIXTURES
+from gecformats.cli import app
+from gecformats.convert import convert
+from gecformats.errors import GecFormatError
+from gecformats.formats import bea, infer, m2
+from gecformats.validate import validate
+
+SAMPLE = FIXTURES / "bea" / "sample.json"
+
+
+def test_reads_essays_annotators_and_meta():
+    first, second = bea.read(SAMPLE)
+    assert first.id == "A1-0001" and second.id == "B2-0002"
+    assert first.meta["annotators"] == "0,1" and second.meta["annotators"] == "0"
+    assert json.loads(first.meta["bea.cefr"]) == "A2.ii"
+    text = first.text
+    assert [(text[e.start:e.end], e.corrections, e.type, e.annotator) for e in first.edits] == [
+        ("have", (("has",),), "R:VERB:SVA", 0), ("beach", (("beaches",),), "R:NOUN:NUM", 0),
+        ("likes", (("like",),), "R:VERB:SVA", 0), ("famous", (), "UNK", 0),
+        ("have", (("has",),), "R:VERB:SVA", 1), ("beach", (("beaches",),), "R:NOUN:NUM", 1),
+        ("very ", ((),), "U:ADV", 1)]
+    assert first.breaks == (text.index("\n") + 1,)
+    assert infer("ABC.train.json") == "bea"
+
+
+def test_to_m2_keeps_every_annotator_and_reports_detection_only(tmp_path):
+    out = tmp_path / "out.m2"
+    report = convert(SAMPLE, out)
+    sentences = list(m2.read(out))
+    assert [" ".join(s.source) for s in sentences] == [
+        "My town is a very famous place .", "It have many beach and people likes to swim .",
+        "I like it there .", "Nothing to correct here ."]
+    assert sorted(sentences[0].annotators) == [0, 1]
+    assert [(e.start, e.end, e.corrections) for e in sentences[0].annotators[1]] == [(4, 5, ((),))]
+    assert [(e.start, e.end) for e in sentences[1].annotators[0]] == [(1, 2), (3, 4), (6, 7)]
+    assert [c["reason"] for c in report.conversion.dropped_edits] == ["detection-only"]
+
+
+def test_round_trip_json_to_json(tmp_path):
+    out = tmp_path / "back.json"
+    convert(SAMPLE, out)
+    before = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    after = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert after == before
+
+
+def test_m2_to_json_every_annotator(tmp_path):
+    mid, out = tmp_path / "mid.m2", tmp_path / "out.json"
+    convert(SAMPLE, mid)
+    convert(mid, out)
+    doc, = bea.read(out)
+    assert doc.meta["annotators"] == "0,1"
+    assert sorted({e.annotator for e in doc.edits}) == [0, 1]
+    second = doc.replace(edits=tuple(e for e in doc.edits if e.annotator == 1))
+    assert second.corrected().startswith("My town is a famous place .")  # its deletion
+
+
+@pytest.mark.parametrize("line, message, kind", [
+    ("[1, 2]", "JSON object", "syntax"),
+    ('{"edits": []}', "no string 'text'", "syntax"),
+    ('{"text": "ab", "edits": [[0, [[0, 5, "x"]]]]}', "does not fit", "offset-out-of-range"),
+    ('{"text": "ab", "edits": [[0, [[2, 1, "x"]]]]}', "ends before it starts", "offset-out-of-range"),
+    ('{"text": "ab", "edits": [[0, [["0", 1, "x"]]]]}', "not an integer", "bad-number"),
+    ('{"text": "ab", "edits": [[-1, []]]}', "annotator", "bad-annotator"),
+    ('{"text": "ab", "edits": [[0, [[0, 1, 5]]]]}', "string or null", "syntax"),
+    ('{"text": "ab", "edits": [0]}', "[annotator, [edit, ...]]", "syntax"),
+    ("{not json", "not JSON", "syntax"),
+])
+def test_malformed_lines(tmp_path, line, message, kind):
+    path = tmp_path / "bad.json"
+    path.write_text('{"text": "fine", "edits": []}\n' + line + "\n", encoding="utf-8")
+    with pytest.raises(GecFormatError, match=message) as info:
+        list(bea.read(path))
+    assert (info.value.line, info.value.kind) == (2, kind)
+    problem, = validate(path, "bea")
+    assert (problem.line, problem.kind) == (2, kind)
+
+
+def test_cli(tmp_path):
+    out = tmp_path / "out.m2"
+    result = CliRunner().invoke(app, ["convert", str(SAMPLE), str(out)])
+    assert result.exit_code == 0, result.output
+    assert "1 dropped" in result.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text("{nope\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["convert", str(bad), str(tmp_path / "x.m2")])
+    assert result.exit_code == 1 and f"{bad}:1:" in result.stderr
+    assert not (tmp_path / "x.m2").exists()
+    assert CliRunner().invoke(app, ["validate", str(SAMPLE)]).exit_code == 0
+
+
+text = st.text(alphabet="ab .\n", min_size=1, max_size=30)
+
+
+@settings(max_examples=100, deadline=None)
+@given(text, st.data())
+def test_offsets_round_trip(essay, data):
+    """Any edit reads back at the same characters after writing."""
+    a = data.draw(st.integers(0, len(essay)))
+    b = data.draw(st.integers(a, len(essay)))
+    correction = data.draw(st.one_of(st.none(), st.text(alphabet="xy ", max_size=3)))
+    line = json.dumps({"text": essay, "edits": [[0, [[a, b, correction]]]]})
+    doc, = bea.parse(line)
+    again, = bea.parse(bea.to_json(doc))
+    assert again.text == essay and again.edits == doc.edits
+    assert json.loads(bea.to_json(again))["edits"] == [[0, [[a, b, correction]]]]
