@@ -104,6 +104,8 @@ def convert(
     reader = formats.get(from_format or formats.infer(_path(source)))
     writer = formats.get(to_format or formats.infer(dest))
     read_options = {k: options.pop(k) for k in READER_OPTIONS if options.get(k) is not None}
+    if reader.NAME == "c4edits":  # its edits apply to the sentences of --text
+        read_options["text"], text = text, None
     items: Iterable[Any] = reader.read(source, **read_options)
     conversion: ConversionReport | ExtractionReport | None = None
     units = (reader.UNIT, writer.UNIT)
