@@ -238,6 +238,13 @@ def convert(
         help="--from parallel: a corrected file, line-aligned with INPUT (repeat for more "
         "references; reference k becomes annotator k).",
     ),
+    ann: Optional[list[str]] = typer.Option(
+        None, "--ann", metavar="FILE",
+        help="--from nucle: a further annotator's SGML file of the same essays (repeat; file "
+        "k is annotator k, INPUT annotator 0), combined the CoNLL way with --mapping conll. "
+        "--from conll: the annotation file (.conll.ann; default INPUT.ann; repeat for more "
+        "annotators).",
+    ),
     alternative: int = typer.Option(
         0, min=0, help="M2 → text: which alternative correction (||) of each edit to apply."
     ),
@@ -320,6 +327,8 @@ def convert(
             options["grouping"] = grouping.value
         if refs:
             options["refs"] = refs
+        if ann:
+            options["ann"] = ann
         if strip_edges:
             options["strip_edges"] = True
         from gecformats.convert import convert as convert_file  # lazily: every format

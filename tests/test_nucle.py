@@ -80,6 +80,47 @@ def test_cli_convert(tmp_path):
     assert out.read_text(encoding="utf-8").startswith("S Why we go to school\n\nS He go to")
 
 
+SECOND = FIXTURES / "nucle" / "sample.1.sgml"
+
+
+def test_combine_annotator_files():
+    """File k is annotator k; the teachers and every annotator id are kept."""
+    docs = list(nucle.read(SAMPLE, ann=[SECOND]))
+    assert [d.meta["annotators"] for d in docs] == ["0,1", "0,1"]
+    assert docs[0].meta["nucle.teacher_id"] == "3,8"
+    assert [e.annotator for e in docs[0].edits] == [0] * 6 + [1] * 3
+    assert [(e.annotator, e.type) for e in docs[1].edits] == [(1, "Wci")]
+
+
+def test_combined_m2_the_conll_way(tmp_path):
+    """An annotator whose mistakes in a sentence equal an earlier one's (types aside) is left
+    out of that sentence, as in official-2014.combined.m2; one without edits where another
+    has some gets a noop line; a sentence without edits has no A line."""
+    out = tmp_path / "out.m2"
+    result = CliRunner().invoke(app, ["convert", str(SAMPLE), str(out), "--ann", str(SECOND),
+                                      "--mapping", "conll", "--shrink"])
+    assert result.exit_code == 0, result.output
+    blocks = out.read_text(encoding="utf-8").strip("\n").split("\n\n")
+    assert blocks[1].endswith("A 5 6|||Nn|||day|||REQUIRED|||-NONE-|||0")  # 1 = 0: left out
+    assert blocks[2].endswith("A 11 12|||Vform|||supposed|||REQUIRED|||-NONE-|||1")
+    assert blocks[3] == "S Nothing wrong here ."
+    assert blocks[4] == ("S A short one .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+                         "A 1 2|||Wci|||brief|||REQUIRED|||-NONE-|||1")
+
+
+def test_combine_refuses_different_essays(tmp_path):
+    other = tmp_path / "other.sgml"
+    other.write_text(SECOND.read_text(encoding="utf-8").replace('nid="2"', 'nid="9"'),
+                     encoding="utf-8")
+    with pytest.raises(GecFormatError, match="nid"):
+        list(nucle.read(SAMPLE, ann=[other]))
+    short = tmp_path / "short.sgml"
+    text = SECOND.read_text(encoding="utf-8")
+    short.write_text(text[:text.index('<DOC nid="2">')], encoding="utf-8")
+    with pytest.raises(GecFormatError, match="fewer essays"):
+        list(nucle.read(SAMPLE, ann=[short]))
+
+
 @pytest.mark.parametrize("text, message", [
     ("<P>\nno doc\n</P>\n", "expected <DOC>"),
     ('<DOC nid="1">\n<TEXT>\n<P>\nx\n</P>\n</TEXT>\n', "not closed"),
@@ -169,6 +210,33 @@ def test_reproduces_the_official_m2(tmp_path, sgml, official):
     matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
     same = sum(m.size for m in matcher.get_matching_blocks())
     assert same / len(theirs) >= 0.96
+
+
+def test_reproduces_the_official_combined_m2(tmp_path):
+    """official-2014.0.sgml + .1.sgml → official-2014.combined.m2: the combination rule is
+    exact (every block whose two one-annotator blocks are reproduced is reproduced)."""
+    noalt = f"{CONLL}/conll14st-test-data/noalt"
+    out = tmp_path / "combined.m2"
+    convert(shared_file(f"{noalt}/official-2014.0.sgml"), out, mapping="conll", shrink=True,
+            ann=[shared_file(f"{noalt}/official-2014.1.sgml")])
+    ours = out.read_text(encoding="utf-8").strip("\n").split("\n\n")
+    theirs = shared_file(f"{noalt}/official-2014.combined.m2").read_text(
+        encoding="utf-8").strip("\n").split("\n\n")
+    matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
+    assert sum(m.size for m in matcher.get_matching_blocks()) / len(theirs) >= 0.95
+    singles = []
+    for k in (0, 1):
+        path = tmp_path / f"{k}.m2"
+        convert(shared_file(f"{noalt}/official-2014.{k}.sgml"), path, mapping="conll",
+                shrink=True)
+        official = shared_file(f"{noalt}/official-2014.{k}.m2").read_text(encoding="utf-8")
+        singles.append((path.read_text(encoding="utf-8").strip("\n").split("\n\n"),
+                        set(official.strip("\n").split("\n\n"))))
+    (ours0, gold0), (ours1, gold1) = singles
+    assert len(ours0) == len(ours1) == len(ours)
+    wrong = [c for c, a, b in zip(ours, ours0, ours1)
+             if a in gold0 and b in gold1 and c not in set(theirs)]
+    assert wrong == []
 
 
 def test_validate(tmp_path):

@@ -288,8 +288,8 @@ def to_sentences(
     for k, sent in enumerate(sents, 1):
         report.sentences += 1
         annotators = {a: tuple(e for e in sent.edits if e.annotator == a) for a in ids}
-        if mapping == "conll" and not sent.edits:
-            annotators = {}  # the CoNLL files give a sentence without edits no A line
+        if mapping == "conll":
+            annotators = _conll_annotators(sent, annotators, report, doc_id)
         sentence = Sentence(
             tuple(t.text for t in sent.tokens),
             annotators,
@@ -300,6 +300,32 @@ def to_sentences(
             _check(text, sent, sentence, tok, report, doc_id, k)
         out.append(sentence)
     return out
+
+
+def _conll_annotators(sent: _Sent, annotators: dict[int, tuple[Edit, ...]],
+                      report: ConversionReport, doc_id: str) -> dict[int, tuple[Edit, ...]]:
+    """A sentence's annotators as the CoNLL-2013/14 files have them: none when no annotator
+    has an edit there (no ``A`` line), and an annotator whose mistakes in the sentence
+    (character offsets and corrections, types aside) are exactly an earlier annotator's is
+    left out, as the organisers' combined files do (``official-2014.combined.m2``: 88 such
+    sentences); its edits are reported as dropped."""
+    if not sent.edits:
+        return {}
+    seen: dict[tuple[tuple[int, int, tuple[tuple[str, ...], ...]], ...], int] = {}
+    kept: dict[int, tuple[Edit, ...]] = {}
+    for a, edits in annotators.items():
+        marks = tuple(sorted((e.start, e.end, e.corrections)
+                             for e in sent.char_edits if e.annotator == a))
+        if marks and marks in seen:
+            for e in edits:
+                report.converted -= 1
+                report.add("dropped", {"document": doc_id, "start": e.get_meta("chars"),
+                                       "annotator": a,
+                                       "reason": f"same as annotator {seen[marks]}"})
+            continue
+        seen.setdefault(marks, a)
+        kept[a] = edits
+    return kept
 
 
 def documents_to_sentences(

@@ -45,7 +45,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack
+from dataclasses import replace
+from itertools import zip_longest
 
 from gecformats.errors import GecFormatError
 from gecformats.io import atomic_output, text_lines
@@ -64,12 +67,17 @@ _ATTR = re.compile(r"([A-Za-z_]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]*))")
 _OFFSETS = ("start_par", "start_off", "end_par", "end_off")
 
 
-def read(source: str | os.PathLike[str], *, annotator: int = 0) -> Iterator[Document]:
+def read(source: str | os.PathLike[str], *, annotator: int = 0,
+         ann: Sequence[str | os.PathLike[str]] = ()) -> Iterator[Document]:
     """Stream the documents of a NUCLE SGML file, one ``DOC`` at a time.
 
     Args:
         source: the file (``.gz`` read transparently, ``-`` for standard input).
         annotator: the annotator id of its mistakes (one file is one annotator).
+        ann: further annotators' files of the same essays (``official-2014.1.sgml`` beside
+            ``official-2014.0.sgml``), read in step with ``source``: file *k* gives
+            annotator ``annotator + k``, and each document holds every annotator's edits
+            with their ids in ``meta["annotators"]`` (see :func:`combine`).
 
     Yields:
         One :class:`~gecformats.model.Document` per ``DOC``.
@@ -77,11 +85,61 @@ def read(source: str | os.PathLike[str], *, annotator: int = 0) -> Iterator[Docu
     Raises:
         GecFormatError: ``FILE:LINE: message`` for a malformed document (text outside a
             ``DOC``, an unclosed element, a mistake without offsets or with offsets outside
-            its paragraphs, a ``DOC`` over :data:`MAX_DOCUMENT` characters).
+            its paragraphs, a ``DOC`` over :data:`MAX_DOCUMENT` characters), or annotator
+            files whose essays differ (``nid`` or text).
         OSError: the file cannot be read.
     """
+    if ann:
+        yield from combine([source, *ann], first=annotator)
+        return
     with text_lines(source) as lines:
         yield from _documents(lines, os.fspath(source), annotator)
+
+
+def combine(sources: Sequence[str | os.PathLike[str]], *, first: int = 0
+            ) -> Iterator[Document]:
+    """Stream the documents of several annotators' SGML files of the same essays, merged.
+
+    The files are read in step, one ``DOC`` from each at a time; file *k* is annotator
+    ``first + k``.  Each merged document has the first file's text and metadata, every
+    file's mistakes (``Edit.annotator`` telling whose), ``meta["annotators"]`` listing all
+    the ids (an annotator without mistakes in an essay is still one of its annotators) and
+    ``meta["nucle.teacher_id"]`` the teachers, comma-separated in annotator order.
+
+    Raises:
+        GecFormatError: a file ends early or has more essays, or an essay's ``nid`` or text
+            differs from the first file's (file and line named).
+    """
+    names = [os.fspath(s) for s in sources]
+    with ExitStack() as stack:
+        streams = [_documents(stack.enter_context(text_lines(s)), n, first + k)
+                   for k, (s, n) in enumerate(zip(sources, names))]
+        ids = ",".join(str(first + k) for k in range(len(names)))
+        for number, docs in enumerate(zip_longest(*streams), 1):
+            base = docs[0]
+            for name, doc in zip(names[1:], docs[1:]):
+                if base is None or doc is None:
+                    short = names[0] if base is None else name
+                    raise GecFormatError(f"has fewer essays than the other annotator files "
+                                         f"(essay {number} is missing)", short)
+                if doc.id != base.id or doc.text != base.text:
+                    what = "nid" if doc.id != base.id else "text"
+                    raise GecFormatError(
+                        f"essay {number} (nid {doc.id}) differs in its {what} from "
+                        f"{names[0]}'s (nid {base.id}): annotator files must hold the same "
+                        "essays in the same order", name, _first_line(doc))
+            assert base is not None
+            edits = tuple(e for d in docs if d is not None for e in d.edits)
+            teachers = ",".join(d.meta.get("nucle.teacher_id", "") for d in docs if d)
+            yield replace(base, edits=edits, meta={**base.meta, "annotators": ids,
+                                                   "nucle.teacher_id": teachers})
+
+
+def _first_line(doc: Document) -> int | None:
+    """The line of a document's first mistake, if it has one (for error messages)."""
+    for e in doc.edits:
+        return int(e.get_meta("nucle.line") or 0) or None
+    return None
 
 
 def parse(text: str, *, annotator: int = 0, name: str = "<string>") -> Iterator[Document]:
