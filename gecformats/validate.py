@@ -138,6 +138,10 @@ NUCLE_KINDS = (
 )
 """The kinds of problem NUCLE SGML and BEA-2019 JSON can have."""
 
+CONLL_KINDS = ("syntax", "field-count", "bad-number", "offset-out-of-range", "duplicate-edit",
+               "overlap", "identity-edit")
+"""The kinds of problem a CoNLL ``.conll`` file and its ``.conll.ann`` can have."""
+
 TEXT_KINDS = ("syntax", "field-count", "line-count")
 """The kinds of problem the plain-text formats (``parallel``, ``tsv``, ``nlpcc``,
 ``cherrant``) can have."""
@@ -150,7 +154,7 @@ plain-text formats add ``field-count`` and ``line-count``, see :data:`TEXT_KINDS
 TEXT_FORMATS = ("parallel", "tsv", "nlpcc", "cherrant")
 """The plain-text formats :func:`validate` checks."""
 
-FORMATS = ("m2", "hoo2011", "hoo2012", "ixml", "nucle", "bea") + TEXT_FORMATS
+FORMATS = ("m2", "hoo2011", "hoo2012", "ixml", "nucle", "bea", "conll") + TEXT_FORMATS
 """The formats :func:`validate` checks."""
 
 
@@ -222,6 +226,9 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
         return
     if format == "bea":
         yield from (replace(p, unit="document") for p in _validate_bea(source))
+        return
+    if format == "conll":
+        yield from _validate_conll(source)
         return
     if format in TEXT_FORMATS:
         yield from _validate_text(source, format)
@@ -373,6 +380,27 @@ def _validate_nucle(source: str | os.PathLike[str]) -> Iterator[Problem]:
         for number, document in enumerate(nucle.read(source), 1):
             lines = [int(e.get_meta("nucle.line") or 0) for e in document.edits]
             yield from check_document(document, name, number, lines)
+    except GecFormatError as error:
+        yield Problem(error.file or name, error.line, number + 1, error.kind, error.message)
+
+
+def _validate_conll(source: str | os.PathLike[str],
+                    ann: Sequence[str | os.PathLike[str]] | None = None) -> Iterator[Problem]:
+    """Check a ``.conll`` file with its annotation (default ``SOURCE.ann``): each sentence's
+    edits as M2's (:func:`check_sentence`, reported on the annotation file's lines); a
+    syntax error or annotation out of step ends the check (the two files cannot be
+    realigned after it)."""
+    from gecformats.formats import conll
+
+    name = source_name(source)
+    ann_names = [os.fspath(a) for a in ann] if ann else [name + ".ann"]
+    number = 0
+    try:
+        for number, sentence in enumerate(conll.read(source, ann=ann), 1):
+            for annotator, edits in sentence.annotators.items():
+                lines = [int(e.get_meta("conll.line") or 0) for e in edits]
+                yield from check_sentence(sentence.replace(annotators={annotator: edits}),
+                                          ann_names[annotator], number, {annotator: lines})
     except GecFormatError as error:
         yield Problem(error.file or name, error.line, number + 1, error.kind, error.message)
 
