@@ -587,7 +587,7 @@ def test_absent_annotators_in_m2_to_text(tmp_path: Path, absent: str | None, exp
     assert (out / "annotator-1.txt").read_text() == expected1
     assert "dropped" not in err  # an absent annotator is not lost data
     if absent:
-        assert f"2 references of annotators absent from a sentence" in err and f"--absent {absent}" in err
+        assert "2 references of annotators absent from a sentence" in err and f"--absent {absent}" in err
 
 
 def test_absent_skip_is_for_formats_that_can_leave_a_reference_out(tmp_path: Path) -> None:
