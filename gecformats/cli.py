@@ -245,6 +245,12 @@ def convert(
         "--from conll: the annotation file (.conll.ann; default INPUT.ann; repeat for more "
         "annotators).",
     ),
+    alt: Optional[list[str]] = typer.Option(
+        None, "--alt", metavar="FILE",
+        help="--from nucle: a participants' alternative-annotation file (CoNLL-2014's "
+        "alternative-team*.sgml: mistakes only, for the sentences it corrects another way); "
+        "it annotates only those sentences (repeat for more).",
+    ),
     alternative: int = typer.Option(
         0, min=0, help="M2 → text: which alternative correction (||) of each edit to apply."
     ),
@@ -329,6 +335,8 @@ def convert(
             options["refs"] = refs
         if ann:
             options["ann"] = ann
+        if alt:
+            options["alt"] = alt
         if strip_edges:
             options["strip_edges"] = True
         from gecformats.convert import convert as convert_file  # lazily: every format

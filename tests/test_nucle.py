@@ -108,6 +108,37 @@ def test_combined_m2_the_conll_way(tmp_path):
                          "A 1 2|||Wci|||brief|||REQUIRED|||-NONE-|||1")
 
 
+ALT = FIXTURES / "nucle" / "sample.alt.sgml"
+
+
+def test_alternative_annotations(tmp_path):
+    """An alternative file (no TEXT, some essays only) annotates only the sentences it has
+    mistakes in; a noop mistake makes it present with no edit; annotators left out as
+    duplicates are renumbered away, as in official-2014.combined-withalt.m2."""
+    docs = list(nucle.read(SAMPLE, ann=[SECOND], alt=[ALT]))
+    assert docs[0].meta["partial_annotators"] == "2"
+    assert [e.type for e in docs[0].edits if e.annotator == 2] == ["noop", "Mec", "Vform"]
+    assert not any(e.annotator == 2 for e in docs[1].edits)  # essay 2 is not in the file
+    out = tmp_path / "out.m2"
+    result = CliRunner().invoke(app, ["convert", str(SAMPLE), str(out), "--ann", str(SECOND),
+                                      "--alt", str(ALT), "--mapping", "conll", "--shrink"])
+    assert result.exit_code == 0, result.output
+    assert "3/5 sentences consistent" in result.output
+    blocks = out.read_text(encoding="utf-8").strip("\n").split("\n\n")
+    assert blocks[1].splitlines()[1:] == [  # 1 = 0 is left out; the alternative becomes 1
+        "A 1 2|||SVA|||goes|||REQUIRED|||-NONE-|||0", "A 5 6|||Nn|||day|||REQUIRED|||-NONE-|||0",
+        "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1"]
+    assert blocks[2].splitlines()[-2:] == ["A 3 4|||Mec|||diagnosed|||REQUIRED|||-NONE-|||2",
+                                           "A 11 12|||Vform|||supposed|||REQUIRED|||-NONE-|||2"]
+    assert blocks[3] == "S Nothing wrong here ."
+    stray = tmp_path / "stray.sgml"
+    stray.write_text(ALT.read_text(encoding="utf-8").replace('nid="1"', 'nid="5"'),
+                     encoding="utf-8")
+    with pytest.raises(GecFormatError, match="nid 5 is not in") as info:
+        list(nucle.read(SAMPLE, alt=[stray]))
+    assert info.value.line == 1
+
+
 def test_combine_refuses_different_essays(tmp_path):
     other = tmp_path / "other.sgml"
     other.write_text(SECOND.read_text(encoding="utf-8").replace('nid="2"', 'nid="9"'),
@@ -237,6 +268,20 @@ def test_reproduces_the_official_combined_m2(tmp_path):
     wrong = [c for c, a, b in zip(ours, ours0, ours1)
              if a in gold0 and b in gold1 and c not in set(theirs)]
     assert wrong == []
+
+
+def test_reproduces_the_official_combined_m2_with_alternatives(tmp_path):
+    """… + the three alternative-team*.sgml files → official-2014.combined-withalt.m2."""
+    test_data = f"{CONLL}/conll14st-test-data"
+    out = tmp_path / "withalt.m2"
+    convert(shared_file(f"{test_data}/noalt/official-2014.0.sgml"), out, mapping="conll",
+            shrink=True, ann=[shared_file(f"{test_data}/noalt/official-2014.1.sgml")],
+            alt=[shared_file(f"{test_data}/alt/alternative-team{t}.sgml") for t in "abc"])
+    ours = out.read_text(encoding="utf-8").strip("\n").split("\n\n")
+    theirs = shared_file(f"{test_data}/alt/official-2014.combined-withalt.m2").read_text(
+        encoding="utf-8").strip("\n").split("\n\n")
+    matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
+    assert sum(m.size for m in matcher.get_matching_blocks()) / len(theirs) >= 0.95
 
 
 def test_validate(tmp_path):

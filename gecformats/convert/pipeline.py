@@ -27,7 +27,7 @@ from gecformats.model import Document, Parallel, Sentence
 from gecformats.report import Report
 from gecformats.convert.retokenize import ConversionReport, documents_to_sentences, to_document, to_documents
 
-READER_OPTIONS = ("refs", "strip_edges", "ann")
+READER_OPTIONS = ("refs", "strip_edges", "ann", "alt")
 """Options :func:`convert` hands to the reader instead of the writer."""
 
 
@@ -87,7 +87,7 @@ def convert(
         simplify: text → tokens: convert references from traditional to simplified
             Chinese first (needs an installed converter, see :mod:`gecformats.convert.t2s`).
         jobs: text → tokens: worker processes (same output for any value).
-        options: reader options (``refs``, ``strip_edges``, ``ann``) and writer options of the
+        options: reader options (``refs``, ``strip_edges``, ``ann``, ``alt``) and writer options of the
             output format (e.g. ``deletion``, ``targets`` for M2).
 
     Returns:

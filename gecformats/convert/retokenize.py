@@ -46,7 +46,7 @@ from __future__ import annotations
 import bisect
 import os
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -259,6 +259,7 @@ def to_sentences(
     starts = [s.span.start for s in sents]
     doc_id = document.id or ""
     ids = document_annotators(document)
+    partial = partial_annotators(document)
     for edit in document.edits:
         report.edits += 1
         case = _case(doc_id, edit)
@@ -287,9 +288,11 @@ def to_sentences(
     out = []
     for k, sent in enumerate(sents, 1):
         report.sentences += 1
-        annotators = {a: tuple(e for e in sent.edits if e.annotator == a) for a in ids}
+        present = ids + [a for a in partial if any(e.annotator == a for e in sent.char_edits)]
+        annotators = {a: tuple(e for e in sent.edits if e.annotator == a) for a in present}
+        origin = {a: a for a in annotators}
         if mapping == "conll":
-            annotators = _conll_annotators(sent, annotators, report, doc_id)
+            annotators, origin = _conll_annotators(sent, annotators, report, doc_id)
         sentence = Sentence(
             tuple(t.text for t in sent.tokens),
             annotators,
@@ -297,35 +300,52 @@ def to_sentences(
             meta={"document": doc_id, "start": str(sent.span.start), "end": str(sent.span.end)},
         )
         if check:
-            _check(text, sent, sentence, tok, report, doc_id, k)
+            _check(text, sent, sentence, tok, report, doc_id, k, origin)
         out.append(sentence)
     return out
 
 
+def partial_annotators(document: Document) -> list[int]:
+    """The ids in ``meta["partial_annotators"]``: annotators of only the sentences they have
+    edits in (CoNLL-2014's alternative annotations, see :func:`gecformats.formats.nucle.combine`)."""
+    return [int(a) for a in document.meta.get("partial_annotators", "").split(",") if a]
+
+
 def _conll_annotators(sent: _Sent, annotators: dict[int, tuple[Edit, ...]],
-                      report: ConversionReport, doc_id: str) -> dict[int, tuple[Edit, ...]]:
-    """A sentence's annotators as the CoNLL-2013/14 files have them: none when no annotator
-    has an edit there (no ``A`` line), and an annotator whose mistakes in the sentence
-    (character offsets and corrections, types aside) are exactly an earlier annotator's is
-    left out, as the organisers' combined files do (``official-2014.combined.m2``: 88 such
-    sentences); its edits are reported as dropped."""
+                      report: ConversionReport, doc_id: str
+                      ) -> tuple[dict[int, tuple[Edit, ...]], dict[int, int]]:
+    """A sentence's annotators as the CoNLL-2013/14 files have them.
+
+    An annotator whose mistakes in the sentence (character offsets and corrections, types
+    aside; a ``noop`` mistake is none) are exactly an earlier annotator's is left out, as
+    the organisers' combined files do (``official-2014.combined.m2``: 88 such sentences), and
+    its edits are reported as dropped; the rest are numbered from 0 in order (as in
+    ``official-2014.combined-withalt.m2``).  A sentence in which no one has an edit has no
+    annotator (no ``A`` line).  Also returns each new id's annotator in the document.
+    """
     if not sent.edits:
-        return {}
+        return {}, {}
     seen: dict[tuple[tuple[int, int, tuple[tuple[str, ...], ...]], ...], int] = {}
-    kept: dict[int, tuple[Edit, ...]] = {}
+    kept: list[tuple[Edit, ...]] = []
+    origin: list[int] = []
     for a, edits in annotators.items():
-        marks = tuple(sorted((e.start, e.end, e.corrections)
-                             for e in sent.char_edits if e.annotator == a))
-        if marks and marks in seen:
+        marks = tuple(sorted((e.start, e.end, e.corrections) for e in sent.char_edits
+                             if e.annotator == a and e.type != "noop"))
+        if marks in seen:
             for e in edits:
                 report.converted -= 1
                 report.add("dropped", {"document": doc_id, "start": e.get_meta("chars"),
                                        "annotator": a,
                                        "reason": f"same as annotator {seen[marks]}"})
             continue
-        seen.setdefault(marks, a)
-        kept[a] = edits
-    return kept
+        seen[marks] = a
+        kept.append(edits)
+        origin.append(a)
+    if not any(kept):
+        return {}, {}
+    renumbered = {k: tuple(e if e.annotator == k else replace(e, annotator=k) for e in edits)
+                  for k, edits in enumerate(kept)}
+    return renumbered, dict(enumerate(origin))
 
 
 def documents_to_sentences(
@@ -581,7 +601,10 @@ def _check(
     report: ConversionReport,
     doc_id: str,
     number: int,
+    origin: Mapping[int, int] | None = None,
 ) -> None:
+    """Count the sentence as consistent when each annotator's token edits give the tokens
+    of its character edits applied (``origin``: the document's id of each annotator)."""
     case = {"document": doc_id, "sentence": number, "start": sent.span.start,
             "end": sent.span.end}
     if sent.broken:
@@ -590,8 +613,9 @@ def _check(
     ss, se = sent.span.start, sent.span.end
     for annotator in sentence.annotators or (0,):
         clipped = []
+        own = origin.get(annotator, annotator) if origin else annotator
         for e in sent.char_edits:
-            if e.annotator == annotator:
+            if e.annotator == own:
                 a = min(max(e.start, ss), se) - ss
                 b = max(min(e.end, se), ss) - ss
                 clipped.append(make_edit(a, b, e.corrections, e.type, e.required, e.comment, 0))

@@ -68,7 +68,8 @@ _OFFSETS = ("start_par", "start_off", "end_par", "end_off")
 
 
 def read(source: str | os.PathLike[str], *, annotator: int = 0,
-         ann: Sequence[str | os.PathLike[str]] = ()) -> Iterator[Document]:
+         ann: Sequence[str | os.PathLike[str]] = (),
+         alt: Sequence[str | os.PathLike[str]] = ()) -> Iterator[Document]:
     """Stream the documents of a NUCLE SGML file, one ``DOC`` at a time.
 
     Args:
@@ -78,6 +79,10 @@ def read(source: str | os.PathLike[str], *, annotator: int = 0,
             ``official-2014.0.sgml``), read in step with ``source``: file *k* gives
             annotator ``annotator + k``, and each document holds every annotator's edits
             with their ids in ``meta["annotators"]`` (see :func:`combine`).
+        alt: alternative-annotation files (CoNLL-2014's ``alternative-team*.sgml``):
+            mistakes only, for the sentences each offers another correction of; they
+            become the annotators after those of ``source`` and ``ann``, listed in
+            ``meta["partial_annotators"]`` (see :func:`combine`).
 
     Yields:
         One :class:`~gecformats.model.Document` per ``DOC``.
@@ -89,15 +94,15 @@ def read(source: str | os.PathLike[str], *, annotator: int = 0,
             files whose essays differ (``nid`` or text).
         OSError: the file cannot be read.
     """
-    if ann:
-        yield from combine([source, *ann], first=annotator)
+    if ann or alt:
+        yield from combine([source, *ann], first=annotator, alternatives=alt)
         return
     with text_lines(source) as lines:
         yield from _documents(lines, os.fspath(source), annotator)
 
 
-def combine(sources: Sequence[str | os.PathLike[str]], *, first: int = 0
-            ) -> Iterator[Document]:
+def combine(sources: Sequence[str | os.PathLike[str]], *, first: int = 0,
+            alternatives: Sequence[str | os.PathLike[str]] = ()) -> Iterator[Document]:
     """Stream the documents of several annotators' SGML files of the same essays, merged.
 
     The files are read in step, one ``DOC`` from each at a time; file *k* is annotator
@@ -106,15 +111,29 @@ def combine(sources: Sequence[str | os.PathLike[str]], *, first: int = 0
     the ids (an annotator without mistakes in an essay is still one of its annotators) and
     ``meta["nucle.teacher_id"]`` the teachers, comma-separated in annotator order.
 
+    ``alternatives`` are files in the layout of CoNLL-2014's ``alternative-team*.sgml``:
+    ``DOC`` s without ``TEXT`` (offsets are into the essay of the same ``nid``), only for
+    the essays they have something for, in the same order, and mistakes only for the
+    sentences they offer an alternative correction of (a ``noop`` mistake over a sentence:
+    the sentence may stay as it is).  Alternative file *j* is annotator
+    ``first + len(sources) + j``, an annotator only of the sentences it has mistakes in:
+    its id goes to ``meta["partial_annotators"]``, not ``meta["annotators"]``.
+
     Raises:
-        GecFormatError: a file ends early or has more essays, or an essay's ``nid`` or text
-            differs from the first file's (file and line named).
+        GecFormatError: a file ends early or has more essays, an essay's ``nid`` or text
+            differs from the first file's, or an alternative file names an essay the first
+            file does not have (or not in its order); file and line named.
     """
     names = [os.fspath(s) for s in sources]
+    alt_names = [os.fspath(a) for a in alternatives]
     with ExitStack() as stack:
         streams = [_documents(stack.enter_context(text_lines(s)), n, first + k)
                    for k, (s, n) in enumerate(zip(sources, names))]
+        alt_chunks = [_chunks(stack.enter_context(text_lines(a)), n)
+                      for a, n in zip(alternatives, alt_names)]
+        pending = [next(c, None) for c in alt_chunks]
         ids = ",".join(str(first + k) for k in range(len(names)))
+        alt_ids = [first + len(names) + j for j in range(len(alt_names))]
         for number, docs in enumerate(zip_longest(*streams), 1):
             base = docs[0]
             for name, doc in zip(names[1:], docs[1:]):
@@ -129,10 +148,31 @@ def combine(sources: Sequence[str | os.PathLike[str]], *, first: int = 0
                         f"{names[0]}'s (nid {base.id}): annotator files must hold the same "
                         "essays in the same order", name, _first_line(doc))
             assert base is not None
-            edits = tuple(e for d in docs if d is not None for e in d.edits)
+            edits = [e for d in docs if d is not None for e in d.edits]
+            for j, chunks in enumerate(alt_chunks):
+                while pending[j] is not None and _nid(pending[j][0]) == base.id:  # type: ignore[index]
+                    chunk, line = pending[j]  # type: ignore[misc]
+                    alt = _document(chunk, alt_names[j], line, alt_ids[j], text_of=base)
+                    if alt.text != base.text:
+                        raise GecFormatError(f"essay nid {base.id} differs in its text from "
+                                             f"{names[0]}'s", alt_names[j], line)
+                    edits += alt.edits
+                    pending[j] = next(chunks, None)
             teachers = ",".join(d.meta.get("nucle.teacher_id", "") for d in docs if d)
-            yield replace(base, edits=edits, meta={**base.meta, "annotators": ids,
-                                                   "nucle.teacher_id": teachers})
+            meta = {**base.meta, "annotators": ids, "nucle.teacher_id": teachers}
+            if alt_ids:
+                meta["partial_annotators"] = ",".join(map(str, alt_ids))
+            yield replace(base, edits=tuple(edits), meta=meta)
+        for j, left in enumerate(pending):
+            if left is not None:
+                raise GecFormatError(f"essay nid {_nid(left[0])} is not in {names[0]} (or not "
+                                     "in its order)", alt_names[j], left[1])
+
+
+def _nid(chunk: str) -> str | None:
+    """The ``nid`` of a ``<DOC …>`` string."""
+    match = _TAG.match(chunk.lstrip())
+    return _attributes(match.group(3)).get("nid") if match else None
 
 
 def _first_line(doc: Document) -> int | None:
@@ -149,6 +189,12 @@ def parse(text: str, *, annotator: int = 0, name: str = "<string>") -> Iterator[
 
 def _documents(lines: Iterator[str], name: str, annotator: int) -> Iterator[Document]:
     """Cut the lines into ``DOC`` s and parse each."""
+    for chunk, first in _chunks(lines, name):
+        yield _document(chunk, name, first, annotator)
+
+
+def _chunks(lines: Iterator[str], name: str) -> Iterator[tuple[str, int]]:
+    """The ``<DOC>…</DOC>`` strings of the lines, each with its first line number."""
     chunk: list[str] = []
     size = 0
     first = 0
@@ -166,7 +212,7 @@ def _documents(lines: Iterator[str], name: str, annotator: int) -> Iterator[Docu
             raise GecFormatError(f"a DOC of more than {MAX_DOCUMENT:,} characters", name,
                                  first, "too-large")
         if "</DOC>" in line:
-            yield _document("".join(chunk), name, first, annotator)
+            yield "".join(chunk), first
             chunk, size = [], 0
     if chunk:
         raise GecFormatError("the DOC is not closed (</DOC> missing)", name, first)
@@ -189,8 +235,10 @@ def _attributes(raw: str) -> dict[str, str]:
             for m in _ATTR.finditer(raw)}
 
 
-def _document(doc: str, name: str, first_line: int, annotator: int) -> Document:
-    """One ``<DOC>…</DOC>`` string into a document."""
+def _document(doc: str, name: str, first_line: int, annotator: int,
+              text_of: Document | None = None) -> Document:
+    """One ``<DOC>…</DOC>`` string into a document; a ``DOC`` without ``<TEXT>`` (an
+    alternative-annotation file's) takes the paragraphs of ``text_of``."""
     paragraphs: list[str] = []
     kinds: list[str] = []
     mistakes: list[dict[str, object]] = []
@@ -239,6 +287,9 @@ def _document(doc: str, name: str, first_line: int, annotator: int) -> Document:
             mistakes[-1][tag.lower()] = content
     if stack:
         raise GecFormatError(f"<{stack[-1][0]}> is not closed", name, stack[-1][2])
+    if not kinds and text_of is not None:
+        paragraphs = _paragraphs(text_of)
+        kinds = text_of.meta.get("nucle.paragraphs", "").split(",")
     starts = []
     offset = 0
     for p in paragraphs:
@@ -277,6 +328,12 @@ def _document(doc: str, name: str, first_line: int, annotator: int) -> Document:
 # ------------------------------------------------------------------------------ writing
 
 
+def _paragraphs(doc: Document) -> list[str]:
+    """A document's paragraphs: its text cut at its breaks (the ``\\n`` before each goes)."""
+    bounds = [0, *doc.breaks, len(doc.text) + 1]
+    return [doc.text[a:b - 1] if b - 1 >= a else "" for a, b in zip(bounds, bounds[1:])]
+
+
 def _escape(text: str) -> str:
     if "<" in text or ">" in text:
         raise ValueError(f"NUCLE SGML cannot hold '<' or '>' in text: {text[:40]!r}")
@@ -287,8 +344,8 @@ def dumps(documents: Iterable[Document]) -> str:
     """NUCLE SGML for ``documents`` (see :func:`write`)."""
     out: list[str] = []
     for n, doc in enumerate(documents, 1):
+        paragraphs = _paragraphs(doc)
         bounds = [0, *doc.breaks, len(doc.text) + 1]
-        paragraphs = [doc.text[a:b - 1] if b - 1 >= a else "" for a, b in zip(bounds, bounds[1:])]
         kinds = doc.meta.get("nucle.paragraphs", "").split(",")
         nid = doc.meta.get("nucle.nid") or doc.id or str(n)
         out.append(f'<DOC nid="{nid}">\n<TEXT>\n')
