@@ -72,6 +72,21 @@ def test_conll_mapping():
         to_sentences(doc, mapping="nus")
 
 
+def test_conll_mapping_partial_tokens_and_context():
+    """As the NUS conversion: a partly covered token joins the correction with its untouched
+    characters; the correction is tokenized before the rest of its sentence."""
+    text = "It is therefore fine. If it is contagious, the carrier knows. A topic arises."
+    edits = tuple(make_edit(a, b, ((c,),), t, True, "-NONE-", 0) for a, b, c, t in [
+        (6, 7, "T", "Mec"),  # the "t" of "therefore"
+        (31, 46, "contagious. The", "Srun"),
+        (70, 76, "common dilemma.", "Um")])  # "arises", before the sentence's "."
+    sents = to_sentences(Document(text, edits, "d"), shrink=True, mapping="conll")
+    got = [(e.start, e.end, e.corrections) for s in sents for e in s.annotators.get(0, ())]
+    assert got == [(2, 3, (("Therefore",),)),
+                   (4, 6, ((".", "The"),)),  # "contagious" shared, "," "the" → "." "The"
+                   (2, 3, (("common", "dilemma."),))]  # "word.." was one token in 2014
+
+
 def test_cli_convert(tmp_path):
     out = tmp_path / "out.m2"
     result = CliRunner().invoke(app, ["convert", str(SAMPLE), str(out), "--mapping", "conll",
@@ -240,7 +255,7 @@ def test_reproduces_the_official_m2(tmp_path, sgml, official):
     ours, theirs = blocks(out), blocks(shared_file(official))
     matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
     same = sum(m.size for m in matcher.get_matching_blocks())
-    assert same / len(theirs) >= 0.96
+    assert same / len(theirs) >= 0.97
 
 
 def test_reproduces_the_official_combined_m2(tmp_path):
@@ -254,7 +269,7 @@ def test_reproduces_the_official_combined_m2(tmp_path):
     theirs = shared_file(f"{noalt}/official-2014.combined.m2").read_text(
         encoding="utf-8").strip("\n").split("\n\n")
     matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
-    assert sum(m.size for m in matcher.get_matching_blocks()) / len(theirs) >= 0.95
+    assert sum(m.size for m in matcher.get_matching_blocks()) / len(theirs) >= 0.97
     singles = []
     for k in (0, 1):
         path = tmp_path / f"{k}.m2"
@@ -281,7 +296,7 @@ def test_reproduces_the_official_combined_m2_with_alternatives(tmp_path):
     theirs = shared_file(f"{test_data}/alt/official-2014.combined-withalt.m2").read_text(
         encoding="utf-8").strip("\n").split("\n\n")
     matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
-    assert sum(m.size for m in matcher.get_matching_blocks()) / len(theirs) >= 0.95
+    assert sum(m.size for m in matcher.get_matching_blocks()) / len(theirs) >= 0.965
 
 
 def test_validate(tmp_path):

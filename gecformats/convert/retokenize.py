@@ -276,7 +276,7 @@ def to_sentences(
             continue
         sent = sents[target]
         if mapping == "conll":
-            converted = _convert_conll(text, sent, edit, tok, report, case, shrink)
+            converted = _convert_conll(text, sent, edit, tok, split, report, case, shrink)
         else:
             converted = _convert(text, sent, edit, tok, report, case, shrink)
         if converted is not None:
@@ -516,12 +516,22 @@ def _convert_conll(
     sent: _Sent,
     edit: Edit,
     tok: Tokenizer,
+    split: Tokenizer,
     report: ConversionReport,
     case: dict[str, Any],
     shrink: bool,
 ) -> Edit | None:
     """The CoNLL mapping (see :func:`to_sentences`): tokens by position, the correction
-    tokenized alone."""
+    tokenized in context.
+
+    As the NUS preprocessing (release 2.2 on) did: a span that covers part of a token is
+    widened to the whole token, the token's untouched characters joining the correction
+    (``t`` → ``T`` in ``therefore`` is ``therefore`` → ``Therefore``); and the correction
+    is tokenized followed by the rest of its sentence, then cut at its own end, so that
+    sentence splitting and the tokenizer's end-of-sentence rules see what follows it
+    (``dilemma.`` written before the sentence's own ``.`` stays one token; ``contagious.
+    The`` splits as two sentences do).
+    """
     a, b = _trimmed(text, edit.start, edit.end)
     if a == b:
         a = b = min(max(edit.start, sent.span.start), sent.span.end)
@@ -531,10 +541,13 @@ def _convert_conll(
         end = next((k for k, t in enumerate(old) if t.start >= b), len(old))
     else:
         start = end = next((k for k, t in enumerate(old) if t.start >= a), len(old))
+    prefix = text[old[start].start:a] if start < end and old[start].start < a else ""
+    suffix = text[b:old[end - 1].end] if start < end and old[end - 1].end > b else ""
+    rest = text[b + len(suffix):sent.span.end]
     olds = tuple(t.text for t in old)
     ranges = []
     for correction in _texts(edit):
-        toks = tuple(t.text for t in tok.tokenize(correction.strip()))
+        toks = _tokenized_before(prefix + correction.lstrip() + suffix, rest, tok, split)
         s, e = start, end
         if shrink:
             k = 0
@@ -559,6 +572,36 @@ def _convert_conll(
     meta += (("chars", f"{edit.start} {edit.end}"),)
     return make_edit(s0, e0, tuple(corrections), etype, edit.required, edit.comment,
                      edit.annotator, meta)
+
+
+def _tokenized_before(correction: str, rest: str, tok: Tokenizer, split: Tokenizer
+                      ) -> tuple[str, ...]:
+    """The tokens of ``correction`` as sentence splitting and tokenizing
+    ``correction + rest`` make them, cut at the end of ``correction`` (a token across
+    that end keeps its part before it)."""
+    if not correction:
+        return ()
+    whole = correction + rest
+    n = len(correction)
+    out: list[str] = []
+    last_end = -1
+    for sentence in split.tokenize(whole):
+        if sentence.start >= n:
+            break
+        for t in tok.tokenize(sentence.text):
+            start, end = t.start + sentence.start, t.end + sentence.start
+            if start >= n:
+                break
+            if end <= n:
+                out.append(t.text)
+            elif start == last_end and out and not whole[start:n].strip("."):
+                # the 2013/14 tokenizer left "word.." whole: the correction's own period
+                # stays on its word when the sentence's period follows it ("dilemma.")
+                out[-1] += whole[start:n]
+            else:
+                out.append(whole[start:n])
+            last_end = end
+    return tuple(out)
 
 
 def _anchored_diff(
