@@ -196,6 +196,24 @@ TARGETS = [
     Target("hoo2012", "hoo2012", [["validate", "{in}", "--from", "hoo2012"],
                                   ["convert", "{in}", "{out}.m2", "--from", "hoo2012"],
                                   ["convert", "{in}", "{out}", "--from", "hoo2012", "--to", "hoo2012"]]),
+    Target("nucle", "nucle", [
+        ["validate", "{in}/sample.sgml"], ["convert", "{in}/sample.sgml", "{out}.m2"],
+        ["convert", "{in}/sample.sgml", "{out}.m2", "--mapping", "conll", "--shrink",
+         "--ann", "{in}/sample.1.sgml", "--alt", "{in}/sample.alt.sgml"],
+        ["convert", "{in}/sample.sgml", "{out}.sgml"]]),
+    Target("conll", "conll", [
+        ["validate", "{in}/sample.conll"], ["stats", "{in}/sample.conll"],
+        ["convert", "{in}/sample.conll", "{out}.m2", "--ann", "{in}/sample.conll.ann",
+         "--ann", "{in}/sample.1.conll.ann"]]),
+    Target("bea", "bea/sample.json", [
+        ["validate", "{in}"], ["convert", "{in}", "{out}.m2"], ["convert", "{in}", "{out}.json"]],
+           ".json"),
+    Target("fce", "fce", [
+        ["convert", "{in}", "{out}.m2", "--from", "fce"],
+        ["convert", "{in}/doc1.xml", "{out}.json", "--from", "fce", "--to", "bea"]]),
+    Target("c4edits", "c4edits", [
+        ["convert", "{in}/edits.tsv", "{out}.tsv", "--from", "c4edits", "--text", "{in}/sentences.tsv"],
+        ["convert", "{in}/edits.tsv", "{out}.m2", "--from", "c4edits", "--text", "{in}/sentences.tsv"]]),
 ]
 
 BAD_OPTIONS = [["--beta", "nan"], ["--beta", "inf"], ["--beta", "-1"], ["--beta", "0"],
