@@ -114,3 +114,10 @@ def test_offsets_round_trip(essay, data):
     again, = bea.parse(bea.to_json(doc))
     assert again.text == essay and again.edits == doc.edits
     assert json.loads(bea.to_json(again))["edits"] == [[0, [[a, b, correction]]]]
+
+
+def test_an_over_long_number_is_a_clean_error():
+    """Found by the fuzz test: json's 4,300-digit limit raised a bare ValueError."""
+    line = '{"text": "a", "edits": [[0, [[0, 1, "b"]]]], "x": ' + "9" * 5000 + "}"
+    with pytest.raises(GecFormatError, match="not JSON"):
+        list(bea.parse(line, "x.json"))

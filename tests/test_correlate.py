@@ -557,3 +557,14 @@ def test_cli_on_real_data(tmp_path: Path) -> None:
         "all                    13    0.498     0.555    0.462",
         "without INPUT          12    0.484     0.517    0.424",
     ]
+
+
+def test_json_with_an_over_long_number_is_a_clean_error(tmp_path):
+    """The fuzz test's bea case, checked in the other JSON reader too."""
+    from gecformats.errors import GecFormatError
+    from gecformats.metrics.correlate import read_scores
+
+    path = tmp_path / "scores.json"
+    path.write_text('{"results": [' + "9" * 5000 + "]}", encoding="utf-8")
+    with pytest.raises(GecFormatError, match="not valid JSON"):
+        read_scores(path)

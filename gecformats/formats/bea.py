@@ -82,7 +82,7 @@ def _document(line: str, name: str, lineno: int) -> Document:
 
     try:
         obj = json.loads(line)
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # ValueError: also an over-long integer
         raise fail(f"not JSON: {exc}") from None
     if not isinstance(obj, dict):
         raise fail("each line must be a JSON object")

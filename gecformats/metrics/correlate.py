@@ -161,6 +161,8 @@ def _read_json(lines: list[tuple[int, str]], name: str) -> Scores:
         data = json.loads("\n".join(text for _, text in lines))
     except json.JSONDecodeError as exc:
         raise GecFormatError(f"not valid JSON: {exc.msg} (column {exc.colno})", name, exc.lineno) from None
+    except (ValueError, RecursionError) as exc:  # an over-long integer, nesting too deep
+        raise GecFormatError(f"not valid JSON: {exc}", name) from None
     results = data.get("results") if isinstance(data, dict) else None
     if not isinstance(results, list):
         raise GecFormatError('expected a JSON object with a "results" list '
