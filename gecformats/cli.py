@@ -794,6 +794,11 @@ GleuVersion = Enum("GleuVersion", [(v, v) for v in GLEU_VERSIONS], type=str)  # 
 Absent = Enum("Absent", [(a, a) for a in GLEU_ABSENT], type=str)  # type: ignore[misc]
 
 
+class IevalOptimise(str, Enum):
+    sentence = "sentence"
+    corpus = "corpus"
+
+
 class TextOrJson(str, Enum):
     text = "text"
     json = "json"
@@ -878,6 +883,61 @@ def gleu(
         typer.echo(json.dumps(run.to_dict(), ensure_ascii=False, indent=2))
     else:
         typer.echo(format_gleu(run, ci=ci))
+
+
+class IevalFormat(str, Enum):
+    ieval = "ieval"
+    json = "json"
+    tsv = "tsv"
+
+
+@app.command()
+def imeasure(
+    hypotheses: list[str] = typer.Argument(
+        ..., metavar="HYP...", help="System outputs, one tokenised sentence per line; several "
+        "are scored against the gold read once."
+    ),
+    gold: str = typer.Option(..., "--gold", help="The gold: I-measure XML, or M2 (grouped into "
+                             "loci as 'convert --to ixml --grouping imeasure' does)."),
+    gold_format: Optional[str] = typer.Option(None, "--gold-format", help="ixml or m2 (default: "
+                                              "from the suffix or first line)."),
+    maximise: str = typer.Option(
+        "cwacc", "--maximise", help="What the reference of each sentence maximises (ieval's "
+        "-max:): d (detection) or c (correction) followed by tp, tn, fp, fn, p, r, f, acc, "
+        "wacc or i."),
+    optimise: IevalOptimise = typer.Option(
+        IevalOptimise.sentence, "--optimise", help="Choose each sentence's reference by its "
+        "own scores, or by the running corpus totals (ieval's -opt:)."),
+    no_mix: bool = typer.Option(False, "--no-mix", help="One reference per annotator instead "
+                                "of every mix of alternatives (ieval's -nomix)."),
+    beta: float = typer.Option(1.0, "--beta", help="Beta of F (ieval's -b:)."),
+    weight: float = typer.Option(2.0, "--weight", help="Weight w of WAcc (ieval's -w:)."),
+    per_sentence: bool = typer.Option(False, "--per-sentence", help="Also give each "
+                                      "sentence's results (ieval's -per-sent)."),
+    output_format: IevalFormat = typer.Option(
+        IevalFormat.ieval, "--format", help="ieval: the original's tables, byte for byte (one "
+        "block per system); json: the numbers and the signature; tsv: one row per system."),
+) -> None:
+    """Score systems with the I-measure (Felice & Briscoe 2015), as ieval.py does.
+
+    Exit status: 0 scored, 1 bad input data, 2 bad usage.
+    """
+    from gecformats.metrics import imeasure as im  # lazily
+
+    try:
+        im.check_maximise(maximise.lower())
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--maximise'") from None
+    with user_errors():
+        systems = im.evaluate_files(hypotheses, gold, gold_format=gold_format,
+                                    maximise=maximise.lower(), optimise=optimise.value,
+                                    mix=not no_mix, beta=beta, weight=weight)
+    if output_format is IevalFormat.json:
+        typer.echo(json.dumps(im.to_json(systems, per_sentence), ensure_ascii=False, indent=2))
+    elif output_format is IevalFormat.tsv:
+        typer.echo(im.format_tsv(systems), nl=False)
+    else:
+        typer.echo("".join(im.format_ieval(s, gold, per_sentence) for s in systems), nl=False)
 
 
 @app.command()

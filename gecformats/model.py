@@ -366,9 +366,12 @@ class LocusSentence:
         loci: the loci, in order.
         numann: how many annotators saw the sentence.
         id: the sentence id, if any.
+        text: the ``<text>`` content as read, white space kept (I-measure XML), else
+            ``None``; not compared.
     """
 
     source: Tokens
     loci: tuple[Locus, ...]
     numann: int
     id: str | None = None
+    text: str | None = field(default=None, compare=False, repr=False)

@@ -331,7 +331,7 @@ def _parse_sentence(
     if not ok:
         return None
     assert numann is not None
-    ls = LocusSentence(source, tuple(loci_out), numann, element.get("id"))
+    ls = LocusSentence(source, tuple(loci_out), numann, element.get("id"), text_el.text or "")
     return ls, Lines(element.sourceline, tuple(locus_lines), tuple(alt_lines), tuple(change_lines))
 
 
@@ -647,6 +647,14 @@ def _attr(value: str) -> str:
 
 # --------------------------------------------------------------------------------------
 # model sentences → loci, with a report of what cannot be kept
+
+
+def loci_for(sentence: Sentence, grouping: str = "components", report: Report | None = None,
+             number: int = 0) -> LocusSentence:
+    """The loci a sentence is written as (``write``): what the XML cannot hold left out
+    (and reported in ``report``), then grouped by ``grouping``."""
+    return _loci_for_writing(sentence, grouping, report if report is not None else Report(),
+                             number)
 
 
 def _loci_for_writing(sentence: Sentence, grouping: str, report: Report, n: int) -> LocusSentence:

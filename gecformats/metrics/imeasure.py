@@ -1,0 +1,741 @@
+"""The I-measure (Felice & Briscoe 2015): token-level detection and correction scores of a
+system against every reference its gold loci allow, as ``ieval.py`` computes them.
+
+For each sentence, source, hypothesis and a reference are aligned three ways (sum of pairs:
+match 0, gap 2, mismatch 3; the backtrace prefers no gap, then one, then two), and each
+column counts (``s`` source, ``h`` hypothesis, ``r`` reference)::
+
+    s = h = r          TN
+    s = h ≠ r          FN
+    s ≠ h, s = r       FP
+    s ≠ h ≠ r, h = r   TP (detection and correction)
+    s ≠ h ≠ r, h ≠ r   TP for detection; FP, FN and FPN for correction
+
+From the counts: ``P = TP/(TP+FP)`` and ``R = TP/(TP+FN)`` (1 when the denominator is 0),
+``F_β``, ``Acc = (TP+TN)/(TP+TN+FP+FN−FPN)``, ``WAcc = (w·TP+TN)/(w·(TP+FP)+TN+FN−(w+1)·FPN/2)``,
+the same for the *baseline* (the source as hypothesis, against the same reference), and
+``I = (WAcc−WAcc_b)/(1−WAcc_b)`` when better than the baseline, ``WAcc/WAcc_b − 1`` when worse,
+``⌊WAcc⌋`` when equal.
+
+Per sentence the reference that maximises the chosen metric (default: correction WAcc) is
+kept; ties go to correction I, WAcc, Acc, then the same four of the other aspect, then to the
+reference tried first.  With ``optimise="corpus"`` the comparison is made on the running
+corpus totals instead.  The corpus result sums the kept counts.
+
+Exactness with the original (``mfelice/imeasure``, ``ieval.py`` under Python 2.7): the
+references are tried in the original's order, which is that of a Python 2.7 ``dict`` keyed by
+the reference strings (:mod:`gecformats.metrics.py2order`), so ties are broken as it breaks
+them.  Where the original fails (a hypothesis file with fewer lines than the gold has
+sentences: it scores empty hypotheses; an ``<error>`` without alternatives: it crashes),
+gecformats stops with an error naming the file.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from typing import Any
+
+from gecformats.errors import GecFormatError
+from gecformats.io import text_lines
+from gecformats.metrics.py2order import Table, py2_hash, set_order
+from gecformats.model import LocusSentence
+
+ASPECTS = ("d", "c")
+"""Detection, correction."""
+
+METRICS = ("tp", "tn", "fp", "fn", "p", "r", "f", "acc", "wacc", "i")
+"""What ``maximise`` may name after the aspect letter (``cwacc``, ``df`` …)."""
+
+COUNT_NAMES = ("tp", "tn", "fp", "fn", "fpn")
+
+GAP = 2
+MISMATCH = 3
+
+Counts = tuple[int, int, int, int, int, int, int, int, int, int]
+"""``(tp, tn, fp, fn, fpn)`` for detection, then for correction."""
+
+ZERO: Counts = (0,) * 10  # type: ignore[assignment]
+
+
+# ------------------------------------------------------------------------- alignment
+
+
+def _pair_table(a: Sequence[str], b: Sequence[str]) -> list[list[int]]:
+    n, m = len(a), len(b)
+    rows = [[j * GAP for j in range(m + 1)]]
+    for i in range(1, n + 1):
+        prev = rows[-1]
+        cur = [i * GAP] + [0] * m
+        x = a[i - 1]
+        left = cur[0]
+        for j in range(1, m + 1):
+            v = prev[j - 1] + (0 if x == b[j - 1] else MISMATCH)
+            up = prev[j] + GAP
+            if up < v:
+                v = up
+            left += GAP
+            if left < v:
+                v = left
+            cur[j] = left = v
+        rows.append(cur)
+    return rows
+
+
+def _pair_backtrace(t: list[list[int]], a: Sequence[str], b: Sequence[str]
+                    ) -> tuple[list[str], list[str]]:
+    la: list[str] = []
+    lb: list[str] = []
+    i, j = len(a), len(b)
+    while i or j:
+        if i and j and t[i][j] == t[i - 1][j - 1] + (0 if a[i - 1] == b[j - 1] else MISMATCH):
+            la.append(a[i - 1])
+            lb.append(b[j - 1])
+            i, j = i - 1, j - 1
+        elif i and t[i][j] == t[i - 1][j] + GAP:
+            la.append(a[i - 1])
+            lb.append("")
+            i -= 1
+        else:
+            la.append("")
+            lb.append(b[j - 1])
+            j -= 1
+    return la[::-1], lb[::-1]
+
+
+def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str]
+               ) -> tuple[list[str], list[str], list[str]]:
+    """The sum-of-pairs alignment of ``align.py`` (its cost table and backtrace order)."""
+    n1, n2, n3 = len(s1), len(s2), len(s3)
+    t12, t13, t23 = _pair_table(s1, s2), _pair_table(s1, s3), _pair_table(s2, s3)
+    g2 = 2 * GAP
+    # d[i][j][k]; the faces come from the pairwise tables plus the gaps against the empty third
+    d = [[[0] * (n3 + 1) for _ in range(n2 + 1)] for _ in range(n1 + 1)]
+    for i in range(n1 + 1):
+        for j in range(n2 + 1):
+            d[i][j][0] = t12[i][j] + (i + j) * GAP
+        for k in range(n3 + 1):
+            d[i][0][k] = t13[i][k] + (i + k) * GAP
+    for j in range(n2 + 1):
+        row = d[0][j]
+        for k in range(n3 + 1):
+            row[k] = t23[j][k] + (j + k) * GAP
+    for i in range(1, n1 + 1):
+        a = s1[i - 1]
+        plane, back = d[i], d[i - 1]
+        c13 = [0 if a == c else MISMATCH for c in s3]
+        for j in range(1, n2 + 1):
+            b = s2[j - 1]
+            c12 = 0 if a == b else MISMATCH
+            row, row_j, back_j, back_jj = plane[j], plane[j - 1], back[j], back[j - 1]
+            for k in range(1, n3 + 1):
+                c = s3[k - 1]
+                c23 = 0 if b == c else MISMATCH
+                c_13 = c13[k - 1]
+                v = back_jj[k - 1] + c12 + c_13 + c23
+                x = back_jj[k] + c12 + g2
+                if x < v:
+                    v = x
+                x = back_j[k - 1] + c_13 + g2
+                if x < v:
+                    v = x
+                x = row_j[k - 1] + c23 + g2
+                if x < v:
+                    v = x
+                x = back_j[k] + g2
+                if x < v:
+                    v = x
+                x = row_j[k] + g2
+                if x < v:
+                    v = x
+                x = row[k - 1] + g2
+                if x < v:
+                    v = x
+                row[k] = v
+    la: list[str] = []
+    lb: list[str] = []
+    lc: list[str] = []
+    i, j, k = n1, n2, n3
+    while i or j or k:
+        here = d[i][j][k]
+        c12 = (0 if s1[i - 1] == s2[j - 1] else MISMATCH) if i and j else 0
+        c13 = (0 if s1[i - 1] == s3[k - 1] else MISMATCH) if i and k else 0
+        c23 = (0 if s2[j - 1] == s3[k - 1] else MISMATCH) if j and k else 0
+        if i and j and k and here == d[i - 1][j - 1][k - 1] + c12 + c13 + c23:
+            step = (1, 1, 1)
+        elif i and j and here == d[i - 1][j - 1][k] + c12 + g2:
+            step = (1, 1, 0)
+        elif i and k and here == d[i - 1][j][k - 1] + c13 + g2:
+            step = (1, 0, 1)
+        elif j and k and here == d[i][j - 1][k - 1] + c23 + g2:
+            step = (0, 1, 1)
+        elif i and here == d[i - 1][j][k] + g2:
+            step = (1, 0, 0)
+        elif j and here == d[i][j - 1][k] + g2:
+            step = (0, 1, 0)
+        else:
+            step = (0, 0, 1)
+        la.append(s1[i - 1] if step[0] else "")
+        lb.append(s2[j - 1] if step[1] else "")
+        lc.append(s3[k - 1] if step[2] else "")
+        i, j, k = i - step[0], j - step[1], k - step[2]
+    return la[::-1], lb[::-1], lc[::-1]
+
+
+def align(source: Sequence[str], hypothesis: Sequence[str], reference: Sequence[str]
+          ) -> tuple[list[str], list[str], list[str]]:
+    """The three-way alignment ``ieval.py`` uses: columns of source, hypothesis and
+    reference tokens, ``""`` for a gap.
+
+    As the original: when all three are equal nothing is aligned; when the source equals
+    the hypothesis or the reference, a pairwise alignment of the other two stands for it;
+    otherwise (also when only hypothesis and reference are equal, a quirk of the original)
+    the full three-way alignment is computed.
+    """
+    src, hyp, ref = list(source), list(hypothesis), list(reference)
+    if src == hyp == ref:
+        return src, hyp, ref
+    if src == hyp:
+        a, b = _pair_backtrace(_pair_table(hyp, ref), hyp, ref)
+        return a, a[:], b
+    if src == ref:
+        a, b = _pair_backtrace(_pair_table(ref, hyp), ref, hyp)
+        return a, b, a[:]
+    return _three_way(src, hyp, ref)
+
+
+def counts(alignment: tuple[Sequence[str], Sequence[str], Sequence[str]]) -> Counts:
+    """The detection and correction counts of an alignment (see the module documentation)."""
+    dtp = dtn = dfp = dfn = ctp = cfp = cfn = cfpn = 0
+    for s, h, r in zip(*alignment):
+        if s == h:
+            if h == r:
+                dtn += 1
+            elif s == r:  # unreachable (s == h, h != r), kept as the original has it
+                dfp += 1
+                cfp += 1
+            else:
+                dfn += 1
+        elif s == r:
+            dfp += 1
+            cfp += 1
+        else:
+            dtp += 1
+            if h == r:
+                ctp += 1
+            else:
+                cfp += 1
+                cfn += 1
+                cfpn += 1
+    return (dtp, dtn, dfp, dfn, 0, ctp, dtn, cfp, dfn + cfn, cfpn)
+
+
+def _add(a: Counts, b: Counts) -> Counts:
+    return tuple(x + y for x, y in zip(a, b))  # type: ignore[return-value]
+
+
+# ------------------------------------------------------------------------- scores
+
+
+@dataclass(frozen=True, slots=True)
+class AspectScores:
+    """The counts and scores of one aspect (detection or correction)."""
+
+    tp: int
+    tn: int
+    fp: int
+    fn: int
+    fpn: int
+    p: float
+    r: float
+    f: float
+    acc: float
+    wacc: float
+    i: float = 0.0
+
+    def get(self, name: str) -> float:
+        """The value called ``name`` (one of :data:`METRICS`)."""
+        return getattr(self, name)  # type: ignore[no-any-return]
+
+
+def _p(tp: int, fp: int) -> float:
+    return tp / (tp + fp) if tp + fp > 0 else 1.0
+
+
+def _f(p: float, r: float, beta: float) -> float:
+    try:
+        return (1 + beta ** 2) * ((p * r) / ((beta ** 2) * p + r))
+    except ZeroDivisionError:
+        return 0.0
+
+
+def _acc(tp: int, tn: int, fp: int, fn: int, fpn: int) -> float:
+    return (tp + tn) / (tp + tn + fp + fn - fpn)
+
+
+def _wacc(tp: int, tn: int, fp: int, fn: int, fpn: int, w: float) -> float:
+    return float(w * tp + tn) / (w * (tp + fp) + tn + fn - (w + 1) * (float(fpn) / 2))
+
+
+def improvement(wacc: float, base: float) -> float:
+    """I: the relative improvement of ``wacc`` over the baseline's (see the module doc)."""
+    if wacc == base:
+        return float(math.floor(wacc))
+    if wacc > base:
+        return (wacc - base) / (1.0 - base)
+    return wacc / base - 1.0
+
+
+def aspect_scores(c: Counts, aspect: int, beta: float, w: float,
+                  base: Counts | None = None) -> AspectScores:
+    """Scores of aspect ``aspect`` (0 detection, 1 correction) from ``c``; ``I`` against
+    ``base`` when given (else 0)."""
+    tp, tn, fp, fn, fpn = c[5 * aspect:5 * aspect + 5]
+    p, r = _p(tp, fp), _p(tp, fn)
+    wacc = _wacc(tp, tn, fp, fn, fpn, w)
+    i = improvement(wacc, _wacc(*base[5 * aspect:5 * aspect + 5], w)) if base else 0.0
+    return AspectScores(tp, tn, fp, fn, fpn, p, r, _f(p, r, beta), _acc(tp, tn, fp, fn, fpn),
+                        wacc, i)
+
+
+Scores = tuple[AspectScores, AspectScores]
+
+
+def scores(c: Counts, beta: float, w: float, base: Counts | None = None) -> Scores:
+    """Detection and correction scores of counts ``c`` (``I`` against ``base``)."""
+    return aspect_scores(c, 0, beta, w, base), aspect_scores(c, 1, beta, w, base)
+
+
+def better(cur: Scores, best: Scores | None, aspect: int, metric: str) -> bool:
+    """``ieval.py``'s ``compare_scores``: is ``cur`` strictly better than ``best``?  The
+    metric of the aspect, then its I, WAcc and Acc, then the metric, I, WAcc and Acc of the
+    other aspect."""
+    if best is None:
+        return True
+    a, o = cur[aspect], best[aspect]
+    other = 1 - aspect
+    keys = [(a.get(metric), o.get(metric)), (a.i, o.i), (a.wacc, o.wacc), (a.acc, o.acc),
+            (cur[other].get(metric), best[other].get(metric)), (cur[other].i, best[other].i),
+            (cur[other].wacc, best[other].wacc), (cur[other].acc, best[other].acc)]
+    for x, y in keys:
+        if x > y:
+            return True
+        if x != y:
+            return False
+    return False
+
+
+# ------------------------------------------------------------------------- references
+
+
+@dataclass(frozen=True, slots=True)
+class GoldSentence:
+    """A gold sentence as ``ieval.py`` sees it: the raw ``<text>`` and, per ``<error>``, its
+    requirement and its alternatives (annotator id string, changes ``(start, end, text)``)."""
+
+    text: str
+    numann: int
+    errors: tuple[tuple[bool, tuple[tuple[str, tuple[tuple[int, int, str], ...]], ...]], ...]
+    id: str | None = None
+
+    @property
+    def source(self) -> list[str]:
+        """The source tokens."""
+        return self.text.split()
+
+    @classmethod
+    def from_loci(cls, ls: LocusSentence, text: str | None = None) -> GoldSentence:
+        """From loci (as read from I-measure XML or grouped from M2); ``text`` is the raw
+        ``<text>`` content when known (it decides the order of references), else the
+        tokens joined by single spaces."""
+        errors = tuple(
+            (locus.required,
+             tuple((str(alt.annotator), tuple((c.start, c.end, " ".join(c.tokens))
+                                              for c in alt.changes))
+                   for alt in locus.alternatives))
+            for locus in ls.loci)
+        return cls(" ".join(ls.source) if text is None else text, ls.numann, errors, ls.id)
+
+
+def _merged(changes: Iterable[tuple[int, int, str]]) -> frozenset[tuple[int, int, str]]:
+    """``_mergeCorrections``: changes of one alternative with the same span joined."""
+    index: dict[tuple[int, int], str] = {}
+    for s, e, text in changes:
+        index[(s, e)] = index[(s, e)] + " " + text if (s, e) in index else text
+    return frozenset((s, e, t) for (s, e), t in index.items())
+
+
+def _correct(tokens: list[str], edits: list[tuple[int, int, str]]) -> str:
+    """``correct_sentence``: apply right to left; an edit that would empty the sentence is
+    skipped; an empty result is the source."""
+    corrected = tokens[:]
+    for s, e, text in sorted(edits, key=lambda x: (x[0], x[1]), reverse=True):
+        last = corrected[:]
+        corrected[s:e] = text.split()
+        if not corrected:
+            corrected = last
+    out = " ".join(corrected)
+    return out if out.strip() else " ".join(tokens)
+
+
+def candidates(gold: GoldSentence, mix: bool = True) -> list[list[str]]:
+    """The references ``ieval.py`` tries for a sentence, as token lists, in its order.
+
+    Mixing: every combination of one option per locus (its alternatives, and "no change"
+    when it is not required), combinations with two changes of the same span left out,
+    de-duplicated by text.  No mixing: each annotator's corrections, plus the source when
+    fewer annotators than ``numann`` have alternatives.
+
+    Raises:
+        ValueError: a required locus without alternatives (the original crashes there).
+    """
+    targets = Table()
+    src = gold.text
+    tokens = src.split()
+    fewest: dict[str, int] = {}
+
+    def offer(key: str, n: int) -> None:
+        if targets.add(key):
+            fewest[key] = n
+        elif n < fewest[key]:
+            fewest[key] = n
+
+    if mix:
+        if not gold.errors:
+            return [tokens]
+        clusters = []
+        for required, alts in gold.errors:
+            members: list[frozenset[Any]] = [] if required else [frozenset()]
+            members += [_merged(changes) for _, changes in alts]
+            clusters.append(set_order(members))
+        for combination in itertools.product(*clusters):
+            edits = [c for option in combination for c in option]
+            if not edits:
+                offer(src, 0)
+            elif len({(s, e) for s, e, _ in edits}) == len(edits):
+                offer(_correct(tokens, edits), len(edits))
+        if not len(targets):
+            raise ValueError("a required locus without alternatives: no reference")
+    else:
+        annotators: list[str] = []
+        if gold.numann <= 0:
+            offer(src, 0)
+        else:
+            annotators = set_order(ann for _, alts in gold.errors for ann, _ in alts)
+            if len(annotators) < gold.numann:
+                offer(src, 0)
+        for ann in annotators:
+            edits = [c for _, alts in gold.errors
+                     for option in set_order(_merged(ch) for a, ch in alts if a == ann)
+                     for c in option]
+            offer(_correct(tokens, edits) if edits else src, len(edits))
+    return [key.split() for key in targets.keys()]
+
+
+# ------------------------------------------------------------------------- scoring
+
+
+@dataclass
+class SentenceResult:
+    """The kept reference of one sentence and its counts."""
+
+    id: str | None
+    reference: list[str]
+    counts: Counts
+    base: Counts
+    references: int
+
+
+@dataclass
+class IMeasure:
+    """A running I-measure evaluation (``ieval.py``'s main loop).
+
+    Args:
+        maximise: aspect letter and metric (``cwacc``, ``df`` …).
+        optimise: ``sentence`` or ``corpus``.
+        mix: mix alternatives of different annotators.
+        beta: β of F.
+        weight: w of WAcc.
+    """
+
+    maximise: str = "cwacc"
+    optimise: str = "sentence"
+    mix: bool = True
+    beta: float = 1.0
+    weight: float = 2.0
+    total: Counts = ZERO
+    total_base: Counts = ZERO
+    sentences: list[SentenceResult] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        check_maximise(self.maximise)
+        if self.optimise not in ("sentence", "corpus"):
+            raise ValueError(f"optimise must be sentence or corpus, not {self.optimise!r}")
+
+    @property
+    def aspect(self) -> int:
+        return ASPECTS.index(self.maximise[0])
+
+    @property
+    def metric(self) -> str:
+        return self.maximise[1:]
+
+    def add(self, gold: GoldSentence, hypothesis: Sequence[str],
+            refs: list[list[str]] | None = None) -> SentenceResult:
+        """Score one sentence: choose its reference and add its counts to the totals.
+
+        ``refs``: the sentence's :func:`candidates` when already made (several systems)."""
+        src = gold.source
+        hyp = list(hypothesis)
+        if refs is None:
+            refs = candidates(gold, self.mix)
+        best: Scores | None = None
+        kept: tuple[list[str], Counts, Counts] | None = None
+        corpus = self.optimise == "corpus"
+        for ref in refs:
+            c = counts(align(src, hyp, ref))
+            b = counts(align(src, src, ref))
+            if corpus:
+                cum = _add(self.total, c)
+                cum_b = _add(self.total_base, b)
+                compared = scores(cum, self.beta, self.weight, cum_b)
+            else:
+                compared = scores(c, self.beta, self.weight, b)
+            if better(compared, best, self.aspect, self.metric):
+                best, kept = compared, (ref, c, b)
+        assert kept is not None
+        result = SentenceResult(gold.id, kept[0], kept[1], kept[2], len(refs))
+        self.total = _add(self.total, kept[1])
+        self.total_base = _add(self.total_base, kept[2])
+        self.sentences.append(result)
+        return result
+
+    def result(self) -> tuple[Scores, Scores]:
+        """The corpus scores of the system (I against the baseline) and of the baseline."""
+        return (scores(self.total, self.beta, self.weight, self.total_base),
+                scores(self.total_base, self.beta, self.weight))
+
+
+def check_maximise(name: str) -> None:
+    """Raise ``ValueError`` unless ``name`` is an aspect letter and a metric (``cwacc``)."""
+    if len(name) < 2 or name[0] not in ASPECTS or name[1:] not in METRICS:
+        raise ValueError(f"--maximise must be d or c followed by one of "
+                         f"{', '.join(METRICS)} (e.g. cwacc), not {name!r}")
+
+
+def evaluate(golds: Iterable[GoldSentence], hypotheses: Iterable[Sequence[str]],
+             **options: Any) -> Iterator[tuple[IMeasure, SentenceResult]]:
+    """Score hypotheses against gold sentences pairwise, yielding the running evaluation
+    after each sentence (its last state has the corpus totals)."""
+    run = IMeasure(**options)
+    for gold, hyp in zip(golds, hypotheses):
+        yield run, run.add(gold, hyp)
+
+
+# ------------------------------------------------------------------------- files
+
+
+def read_gold(source: str | os.PathLike[str], gold_format: str | None = None
+              ) -> Iterator[GoldSentence]:
+    """The gold sentences of an I-measure XML file, or of an M2 file grouped into loci as
+    ``gecformats convert --to ixml --grouping imeasure`` groups them (streaming).
+
+    Raises:
+        GecFormatError: malformed input or a format that cannot be told.
+    """
+    from gecformats import formats
+    from gecformats.formats import ixml, m2
+
+    name = gold_format or formats.infer_input(source, f"gecformats imeasure HYP --gold {source}"
+                                                       " --gold-format {format}")
+    if name == "ixml":
+        for ls in ixml.read_loci(source):
+            yield GoldSentence.from_loci(ls, ls.text)
+    elif name == "m2":
+        for n, sentence in enumerate(m2.read(source), 1):
+            yield GoldSentence.from_loci(ixml.loci_for(sentence, "imeasure", number=n))
+    else:
+        raise GecFormatError(f"the gold must be I-measure XML or M2, not {name}", str(source))
+
+
+def hypothesis_tokens(line: str) -> list[str]:
+    """A hypothesis line's tokens as ``ieval.py`` reads them: a byte string split on ASCII
+    white space."""
+    if line.isascii():
+        return line.split()
+    return [t.decode("utf-8") for t in line.encode("utf-8").split()]
+
+
+@dataclass
+class SystemRun:
+    """One hypothesis file's evaluation."""
+
+    hypothesis: str
+    run: IMeasure
+
+    @property
+    def name(self) -> str:
+        """The file's base name."""
+        return os.path.basename(self.hypothesis)
+
+
+def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | None = None,
+                   **options: Any) -> list[SystemRun]:
+    """Score each hypothesis file against the gold, read once (each sentence's references
+    are made once for all systems).
+
+    Raises:
+        GecFormatError: malformed gold, or a hypothesis file whose number of lines differs
+            from the gold's number of sentences (both counts named).
+        ValueError: bad options.
+    """
+    runs = [SystemRun(h, IMeasure(**options)) for h in hypotheses]
+    with ExitStack() as stack:
+        streams = [stack.enter_context(text_lines(h)) for h in hypotheses]
+        number = 0
+        for number, g in enumerate(read_gold(gold, gold_format), 1):
+            try:
+                refs = candidates(g, runs[0].run.mix) if runs else []
+            except ValueError as exc:
+                raise GecFormatError(f"sentence {number}: {exc}", gold) from None
+            for system, stream in zip(runs, streams):
+                line = next(stream, None)
+                if line is None:
+                    raise GecFormatError(f"has fewer lines than {gold} has sentences (line "
+                                         f"{number} is missing)", system.hypothesis)
+                system.run.add(g, hypothesis_tokens(line), refs)
+        for system, stream in zip(runs, streams):
+            extra = sum(1 for _ in stream)
+            if extra:
+                raise GecFormatError(f"has {number + extra} lines, {gold} has {number} "
+                                     "sentences", system.hypothesis)
+    return runs
+
+
+# ------------------------------------------------------------------------- rendering
+
+RULE = "-" * 117
+
+
+def _py2_float(value: float) -> str:
+    text = "%.12g" % value
+    if not any(mark in text for mark in (".", "e", "inf", "nan")):
+        text += ".0"
+    return text
+
+
+def format_info(hyp_name: str, gold_name: str, run: IMeasure) -> str:
+    """The original's header block."""
+    return "\n".join([
+        RULE,
+        f"Hypothesis file    : {hyp_name}",
+        f"Gold standard file : {gold_name}",
+        f"Maximising metric  : {run.metric.upper()} - "
+        f"{'DETECTION' if run.aspect == 0 else 'CORRECTION'}",
+        f"Optimise for       : {'SENTENCE' if run.optimise == 'sentence' else 'CORPUS'}",
+        f"WAcc weight        : {_py2_float(run.weight)}",
+        f"F beta             : {_py2_float(run.beta)}",
+        RULE,
+    ]) + "\n"
+
+
+def format_header(beta: float, per_sentence: bool = False) -> str:
+    """The column header of a results table."""
+    cols = "SID     Asp.  " if per_sentence else "Aspect        "
+    return (f"{RULE}\n{cols}    TP      TN      FP      FN     FPN       P       R  "
+            f"F_{beta:3.2f}     Acc   Acc_b    WAcc  WAcc_b       I \n{RULE}\n")
+
+
+def format_rows(ss: Scores, sb: Scores, sid: str | None = None) -> str:
+    """Two rows, detection and correction (per sentence when ``sid`` is given)."""
+    labels = (sid.ljust(6) + "  Det ", sid.ljust(6) + "  Cor ") if sid else \
+        ("Detection   ", "Correction  ")
+    out = []
+    for label, s, b in zip(labels, ss, sb):
+        out.append(label + "  {:6d}  {:6d}  {:6d}  {:6d}  {:6d}  {:6.2f}  {:6.2f}  {:6.2f}  "
+                   "{:6.2f}  {:6.2f}  {:6.2f}  {:6.2f}  {:6.2f}".format(
+                       s.tp, s.tn, s.fp, s.fn, s.fpn, s.p * 100, s.r * 100, s.f * 100,
+                       s.acc * 100, b.acc * 100, s.wacc * 100, b.wacc * 100, s.i * 100))
+    return "\n".join(out) + "\n"
+
+
+def sentence_scores(run: IMeasure, result: SentenceResult) -> tuple[Scores, Scores]:
+    """The kept reference's scores (I against its baseline) and the baseline's."""
+    return (scores(result.counts, run.beta, run.weight, result.base),
+            scores(result.base, run.beta, run.weight))
+
+
+def scores_dict(s: Scores, b: Scores) -> dict[str, Any]:
+    """JSON-ready numbers of one result: per aspect the counts and scores and the
+    baseline's Acc and WAcc."""
+    out: dict[str, Any] = {}
+    for name, x, y in zip(("detection", "correction"), s, b):
+        out[name] = {"tp": x.tp, "tn": x.tn, "fp": x.fp, "fn": x.fn, "fpn": x.fpn,
+                     "p": x.p, "r": x.r, "f": x.f, "acc": x.acc, "acc_b": y.acc,
+                     "wacc": x.wacc, "wacc_b": y.wacc, "i": x.i}
+    return out
+
+
+def format_ieval(system: SystemRun, gold_name: str, per_sentence: bool = False) -> str:
+    """The original's whole standard output for one system (``--format ieval``)."""
+    run = system.run
+    out = [format_info(system.hypothesis, gold_name, run)]
+    if per_sentence:
+        out.append("\nSENTENCE RESULTS\n")
+        out.append(format_header(run.beta, True))
+        for k, result in enumerate(run.sentences, 1):
+            out.append(format_rows(*sentence_scores(run, result), result.id or str(k)))
+    out.append("\nOVERALL RESULTS\n")
+    out.append(format_header(run.beta))
+    out.append(format_rows(*run.result()))
+    out.append("\n")
+    return "".join(out)
+
+
+def format_tsv(systems: Sequence[SystemRun]) -> str:
+    """One row per system: P, R, F, Acc, WAcc and I of detection and correction (percent,
+    two decimals), and a ``#`` signature line."""
+    cols = ["system"] + [f"{a}_{m}" for a in ("d", "c") for m in ("p", "r", "f", "acc", "wacc", "i")]
+    lines = ["\t".join(cols)]
+    for system in systems:
+        ss, _ = system.run.result()
+        values = [f"{getattr(x, m) * 100:.2f}" for x in ss for m in ("p", "r", "f", "acc", "wacc", "i")]
+        lines.append("\t".join([system.name, *values]))
+    if systems:
+        lines.append("# " + signature(systems[0].run))
+    return "\n".join(lines) + "\n"
+
+
+def signature(run: IMeasure) -> str:
+    """What the numbers depend on, in one line."""
+    from gecformats import __version__
+
+    return (f"metric:imeasure|maximise:{run.maximise}|optimise:{run.optimise}|"
+            f"mix:{'yes' if run.mix else 'no'}|beta:{_py2_float(run.beta)}|"
+            f"w:{_py2_float(run.weight)}|align:sp-0-2-3|gecformats:{__version__}")
+
+
+def to_json(systems: Sequence[SystemRun], per_sentence: bool = False) -> dict[str, Any]:
+    """The results as JSON-ready data: per system the corpus numbers (and per sentence)."""
+    results = []
+    for system in systems:
+        run = system.run
+        item: dict[str, Any] = {"hypothesis": system.hypothesis, "system": system.name,
+                                **scores_dict(*run.result())}
+        if per_sentence:
+            item["sentences"] = [
+                {"id": r.id or str(k), "references": r.references,
+                 "reference": " ".join(r.reference), **scores_dict(*sentence_scores(run, r))}
+                for k, r in enumerate(run.sentences, 1)]
+        results.append(item)
+    first = systems[0].run if systems else IMeasure()
+    return {"results": results, "signature": signature(first)}
+
+
+__all__ = ["AspectScores", "GoldSentence", "IMeasure", "align", "better", "candidates",
+           "counts", "evaluate", "format_header", "format_info", "format_rows", "improvement",
+           "py2_hash", "scores"]
