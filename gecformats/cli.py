@@ -914,6 +914,10 @@ def imeasure(
     weight: float = typer.Option(2.0, "--weight", help="Weight w of WAcc (ieval's -w:)."),
     per_sentence: bool = typer.Option(False, "--per-sentence", help="Also give each "
                                       "sentence's results (ieval's -per-sent)."),
+    enumerate_max: int = typer.Option(
+        64, "--enumerate-max", min=0, help="Sentences with more reference combinations "
+        "than this are scored by a search over their loci instead of trying every reference "
+        "(the original's way; it cannot finish CoNLL-2014 sentence 333's 2^34)."),
     output_format: IevalFormat = typer.Option(
         IevalFormat.ieval, "--format", help="ieval: the original's tables, byte for byte (one "
         "block per system); json: the numbers and the signature; tsv: one row per system."),
@@ -931,7 +935,8 @@ def imeasure(
     with user_errors():
         systems = im.evaluate_files(hypotheses, gold, gold_format=gold_format,
                                     maximise=maximise.lower(), optimise=optimise.value,
-                                    mix=not no_mix, beta=beta, weight=weight)
+                                    mix=not no_mix, beta=beta, weight=weight,
+                                    enumerate_max=enumerate_max)
     if output_format is IevalFormat.json:
         typer.echo(json.dumps(im.to_json(systems, per_sentence), ensure_ascii=False, indent=2))
     elif output_format is IevalFormat.tsv:

@@ -107,35 +107,92 @@ def _pair_backtrace(t: list[list[int]], a: Sequence[str], b: Sequence[str]
     return la[::-1], lb[::-1]
 
 
+BIG = 1 << 60
+
+
 def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str]
                ) -> tuple[list[str], list[str], list[str]]:
-    """The sum-of-pairs alignment of ``align.py`` (its cost table and backtrace order)."""
+    """The sum-of-pairs alignment of ``align.py`` (its cost table and backtrace order),
+    computed on a band that provably holds every cell of every minimum-cost path.
+
+    A column with a gap in exactly one of two sequences costs that pair 2, so a path
+    through cell ``(i, j, k)`` costs at least ``LB = 2·Σ_pairs(|i−j| + |(n1−i)−(n2−j)|)``.
+    Cells with ``LB`` above an upper bound ``U`` of the optimum are left out (their value
+    stays larger than any path cost): every cell of an optimal path, and its optimal
+    predecessor, is inside, with its exact value, so the backtrace takes the same steps as
+    on the full table.  ``U`` starts at the sum of the pairwise optima plus a margin; if the
+    banded optimum exceeds ``U`` it becomes ``U`` and the table is made once more."""
     n1, n2, n3 = len(s1), len(s2), len(s3)
     t12, t13, t23 = _pair_table(s1, s2), _pair_table(s1, s3), _pair_table(s2, s3)
+    # the pairwise optima add up to a lower bound of the optimum, usually close to it
+    lowest = t12[n1][n2] + t13[n1][n3] + t23[n2][n3]
+    bound = lowest + 6
+    while True:
+        d = _banded_table(s1, s2, s3, t12, t13, t23, bound)
+        total = _cell(d, n1, n2, n3)
+        if total <= bound:
+            break
+        bound = total if total < BIG else 2 * bound - lowest + 6
+    return _three_way_backtrace(d, s1, s2, s3)
+
+
+def _cell(d: list[list[list[int] | None]], i: int, j: int, k: int) -> int:
+    row = d[i][j]
+    return BIG if row is None else row[k]
+
+
+def _k_range(i: int, j: int, room: int, n1: int, n2: int, n3: int) -> tuple[int, int] | None:
+    """The ``k`` in ``[0, n3]`` with ``|k−i| + |k−j| + |k−(n3−n1+i)| + |k−(n3−n2+j)| <= room``:
+    an interval, the sum being convex in ``k`` (flat between the middle two points, slope
+    2 then 4 outside them)."""
+    p1, p2, p3, p4 = sorted((i, j, n3 - n1 + i, n3 - n2 + j))
+    rest = room - (p4 + p3 - p2 - p1)
+    if rest < 0:
+        return None
+    lo = p2 - rest // 2 if rest <= 2 * (p2 - p1) else p1 - (rest - 2 * (p2 - p1)) // 4
+    hi = p3 + rest // 2 if rest <= 2 * (p4 - p3) else p4 + (rest - 2 * (p4 - p3)) // 4
+    lo, hi = max(lo, 0), min(hi, n3)
+    return (lo, hi) if lo <= hi else None
+
+
+def _banded_table(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
+                  t12: list[list[int]], t13: list[list[int]], t23: list[list[int]],
+                  bound: int) -> list[list[list[int] | None]]:
+    n1, n2, n3 = len(s1), len(s2), len(s3)
     g2 = 2 * GAP
-    # d[i][j][k]; the faces come from the pairwise tables plus the gaps against the empty third
-    d = [[[0] * (n3 + 1) for _ in range(n2 + 1)] for _ in range(n1 + 1)]
-    for i in range(n1 + 1):
-        for j in range(n2 + 1):
-            d[i][j][0] = t12[i][j] + (i + j) * GAP
-        for k in range(n3 + 1):
-            d[i][0][k] = t13[i][k] + (i + k) * GAP
+    big_row = [BIG] * (n3 + 1)
+    d: list[list[list[int] | None]] = [[None] * (n2 + 1) for _ in range(n1 + 1)]
     for j in range(n2 + 1):
-        row = d[0][j]
-        for k in range(n3 + 1):
-            row[k] = t23[j][k] + (j + k) * GAP
+        d[0][j] = [t23[j][k] + (j + k) * GAP for k in range(n3 + 1)]
+    for i in range(1, n1 + 1):
+        d[i][0] = [t13[i][k] + (i + k) * GAP for k in range(n3 + 1)]
+    for j in range(n2 + 1):
+        d[0][j][0] = t12[0][j] + j * GAP  # type: ignore[index]
+    for i in range(1, n1 + 1):
+        d[i][0][0] = t12[i][0] + i * GAP  # type: ignore[index]
     for i in range(1, n1 + 1):
         a = s1[i - 1]
         plane, back = d[i], d[i - 1]
-        c13 = [0 if a == c else MISMATCH for c in s3]
+        c13 = [0] + [0 if a == c else MISMATCH for c in s3]
         for j in range(1, n2 + 1):
+            pair = abs(i - j) + abs((n1 - i) - (n2 - j))
+            room = bound // 2 - pair
+            if room < 0:
+                continue
+            span = _k_range(i, j, room, n1, n2, n3)
+            if span is None:
+                continue
             b = s2[j - 1]
             c12 = 0 if a == b else MISMATCH
-            row, row_j, back_j, back_jj = plane[j], plane[j - 1], back[j], back[j - 1]
-            for k in range(1, n3 + 1):
+            row = [BIG] * (n3 + 1)
+            row[0] = t12[i][j] + (i + j) * GAP
+            row_j = plane[j - 1] or big_row
+            back_j = back[j] or big_row
+            back_jj = back[j - 1] or big_row
+            for k in range(max(span[0], 1), span[1] + 1):
                 c = s3[k - 1]
                 c23 = 0 if b == c else MISMATCH
-                c_13 = c13[k - 1]
+                c_13 = c13[k]
                 v = back_jj[k - 1] + c12 + c_13 + c23
                 x = back_jj[k] + c12 + g2
                 if x < v:
@@ -156,26 +213,34 @@ def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str]
                 if x < v:
                     v = x
                 row[k] = v
+            plane[j] = row
+    return d
+
+
+def _three_way_backtrace(d: list[list[list[int] | None]], s1: Sequence[str],
+                         s2: Sequence[str], s3: Sequence[str]
+                         ) -> tuple[list[str], list[str], list[str]]:
+    g2 = 2 * GAP
     la: list[str] = []
     lb: list[str] = []
     lc: list[str] = []
-    i, j, k = n1, n2, n3
+    i, j, k = len(s1), len(s2), len(s3)
     while i or j or k:
-        here = d[i][j][k]
+        here = _cell(d, i, j, k)
         c12 = (0 if s1[i - 1] == s2[j - 1] else MISMATCH) if i and j else 0
         c13 = (0 if s1[i - 1] == s3[k - 1] else MISMATCH) if i and k else 0
         c23 = (0 if s2[j - 1] == s3[k - 1] else MISMATCH) if j and k else 0
-        if i and j and k and here == d[i - 1][j - 1][k - 1] + c12 + c13 + c23:
+        if i and j and k and here == _cell(d, i - 1, j - 1, k - 1) + c12 + c13 + c23:
             step = (1, 1, 1)
-        elif i and j and here == d[i - 1][j - 1][k] + c12 + g2:
+        elif i and j and here == _cell(d, i - 1, j - 1, k) + c12 + g2:
             step = (1, 1, 0)
-        elif i and k and here == d[i - 1][j][k - 1] + c13 + g2:
+        elif i and k and here == _cell(d, i - 1, j, k - 1) + c13 + g2:
             step = (1, 0, 1)
-        elif j and k and here == d[i][j - 1][k - 1] + c23 + g2:
+        elif j and k and here == _cell(d, i, j - 1, k - 1) + c23 + g2:
             step = (0, 1, 1)
-        elif i and here == d[i - 1][j][k] + g2:
+        elif i and here == _cell(d, i - 1, j, k) + g2:
             step = (1, 0, 0)
-        elif j and here == d[i][j - 1][k] + g2:
+        elif j and here == _cell(d, i, j - 1, k) + g2:
             step = (0, 1, 0)
         else:
             step = (0, 0, 1)
@@ -184,6 +249,15 @@ def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str]
         lc.append(s3[k - 1] if step[2] else "")
         i, j, k = i - step[0], j - step[1], k - step[2]
     return la[::-1], lb[::-1], lc[::-1]
+
+
+def _three_way_full(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str]
+                    ) -> tuple[list[str], list[str], list[str]]:
+    """The unbanded table (a test oracle for :func:`_three_way`)."""
+    n1, n2, n3 = len(s1), len(s2), len(s3)
+    d = _banded_table(s1, s2, s3, _pair_table(s1, s2), _pair_table(s1, s3),
+                      _pair_table(s2, s3), 4 * (n1 + n2 + n3) + 8)
+    return _three_way_backtrace(d, s1, s2, s3)
 
 
 def align(source: Sequence[str], hypothesis: Sequence[str], reference: Sequence[str]
@@ -436,6 +510,191 @@ def candidates(gold: GoldSentence, mix: bool = True) -> list[list[str]]:
     return [key.split() for key in targets.keys()]
 
 
+# ------------------------------------------------------------------------- search
+
+ENUMERATE_MAX = 64
+"""Sentences with at most this many reference combinations are scored as the original
+scores them, one reference at a time; larger ones by :func:`search` (which chose the same
+counts on every CoNLL-2014 sentence of up to 1,024 combinations for the systems compared,
+in both optimisation modes, at a hundredth of the time)."""
+
+
+def _locus_options(gold: GoldSentence) -> list[list[frozenset[tuple[int, int, str]]]]:
+    """Each locus's distinct options in the original's order (mixing)."""
+    out = []
+    for required, alts in gold.errors:
+        members: list[frozenset[Any]] = [] if required else [frozenset()]
+        members += [_merged(changes) for _, changes in alts]
+        out.append(set_order(members))
+    return out
+
+
+def combinations(gold: GoldSentence, mix: bool = True) -> int:
+    """How many references the original would try before de-duplication (mixing: the
+    product of the loci's distinct options; without: at most the annotators plus one)."""
+    if not mix:
+        return len({a for _, alts in gold.errors for a, _ in alts}) + 1
+    total = 1
+    for options in _locus_options(gold):
+        total *= len(options)
+    return total
+
+
+@dataclass
+class Segment:
+    """A stretch of the sentence that is aligned on its own: source and hypothesis slices
+    and the counts of each of its reference options."""
+
+    options: list[tuple[list[str], Counts, Counts]]
+
+
+def segments(gold: GoldSentence, hypothesis: Sequence[str], limit: int = ENUMERATE_MAX
+             ) -> list[Segment] | None:
+    """Cut a sentence into stretches whose references and alignments are independent.
+
+    A cut goes between source tokens ``b−1`` and ``b`` when no locus spans it, inserts
+    there or changes either token, and the source–hypothesis alignment matches both tokens
+    to consecutive hypothesis tokens: every reference has those two tokens there too, so
+    the three-way alignment matches them in all three.  Each stretch's references are the combinations
+    of its loci's options.  ``None`` when a stretch has more than ``limit`` combinations.
+    """
+    src = gold.source
+    hyp = list(hypothesis)
+    n = len(src)
+    loci = _locus_options(gold)
+    regions = []
+    blocked: set[int] = set()  # boundaries b that may not be cut
+    for options in loci:
+        changes = [c for option in options for c in option]
+        lo = min((c[0] for c in changes), default=0)
+        hi = max((c[1] for c in changes), default=0)
+        regions.append((lo, hi, options))
+        blocked.update(range(lo + 1, hi))  # inside a locus
+        for x, y, _ in changes:
+            if x == y:
+                blocked.add(x)  # an insertion there
+            else:
+                blocked.update((x, y))  # a changed token on either side
+    a_src, a_hyp = _pair_backtrace(_pair_table(src, hyp), src, hyp)
+    hyp_at: dict[int, int] = {}  # source index -> hypothesis index of a matched token
+    i = j = 0
+    for x, y in zip(a_src, a_hyp):
+        if x and y and x == y:
+            hyp_at[i] = j
+        i += bool(x)
+        j += bool(y)
+    cuts = [(0, 0)]
+    for b in range(1, n):
+        if b in blocked or b - 1 not in hyp_at or b not in hyp_at:
+            continue
+        if hyp_at[b] != hyp_at[b - 1] + 1:
+            continue
+        cuts.append((b, hyp_at[b]))
+    cuts.append((n, len(hyp)))
+    out = []
+    for (a, ha), (b, hb) in zip(cuts, cuts[1:]):
+        inside = [opts for lo, hi, opts in regions if a <= lo and hi <= b and opts]
+        total = 1
+        for opts in inside:
+            total *= len(opts)
+        if total > limit:
+            return None
+        s_seg, h_seg = src[a:b], hyp[ha:hb]
+        seen: set[tuple[str, ...]] = set()
+        options = []
+        for combination in itertools.product(*inside):
+            edits = [c for option in combination for c in option]
+            if len({(x, y) for x, y, _ in edits}) != len(edits):
+                continue
+            if a == 0 and b == n:  # the whole sentence: the original's emptying rules apply
+                ref = _correct(src, edits).split()
+            else:
+                ref = list(s_seg)
+                for x, y, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+                    ref[x - a:y - a] = text.split()
+            key = tuple(ref)
+            if key in seen:
+                continue
+            seen.add(key)
+            options.append((ref, counts(align(s_seg, h_seg, ref)),
+                            counts(align(s_seg, s_seg, ref))))
+        if not options:
+            return None
+        out.append(Segment(options))
+    return out
+
+
+def _ratio_terms(c: Counts, aspect: int, metric: str, w: float, beta: float
+                 ) -> tuple[float, float]:
+    """Numerator and denominator of a ratio metric (WAcc for the others) of counts ``c``."""
+    tp, tn, fp, fn, fpn = c[5 * aspect:5 * aspect + 5]
+    if metric == "acc":
+        return tp + tn, tp + tn + fp + fn - fpn
+    if metric == "p":
+        return tp, tp + fp
+    if metric == "r":
+        return tp, tp + fn
+    if metric == "f":
+        return (1 + beta ** 2) * tp, (1 + beta ** 2) * tp + beta ** 2 * fn + fp
+    return w * tp + tn, w * (tp + fp) + tn + fn - (w + 1) * fpn / 2
+
+
+def search(segs: list[Segment], run: IMeasure, start: Counts = ZERO,
+           start_base: Counts = ZERO) -> tuple[list[int], Counts, Counts]:
+    """Choose one option per segment to maximise the run's metric on ``start`` plus the
+    chosen counts (``start`` is the corpus total with ``optimise="corpus"``).
+
+    The metric's ratio (WAcc, Acc, P, R, F; WAcc when the metric is a count or I) is
+    maximised exactly with Dinkelbach's method (per segment the best ``N − λ·D``), then
+    options are swapped one segment at a time while :func:`better` says the totals
+    improve (the tie-breaking keys).  Returns the option indices and the counts.
+    """
+    aspect, metric = run.aspect, run.metric
+    ratio_metric = metric if metric in ("acc", "p", "r", "f") else "wacc"
+    terms = [[_ratio_terms(c, aspect, ratio_metric, run.weight, run.beta) for _, c, _ in seg.options]
+             for seg in segs]
+    n0, d0 = _ratio_terms(start, aspect, ratio_metric, run.weight, run.beta)
+    choice = [0] * len(segs)
+    lam = None
+    for _ in range(100):
+        num = n0 + sum(t[k][0] for t, k in zip(terms, choice))
+        den = d0 + sum(t[k][1] for t, k in zip(terms, choice))
+        new = num / den if den else 1.0
+        if lam is not None and new <= lam:
+            break
+        lam = new
+        choice = [max(range(len(t)), key=lambda k, t=t: (t[k][0] - lam * t[k][1], -k))
+                  for t in terms]
+
+    def totals(ch: list[int]) -> tuple[Counts, Counts]:
+        c, b = start, start_base
+        for seg, k in zip(segs, ch):
+            c = _add(c, seg.options[k][1])
+            b = _add(b, seg.options[k][2])
+        return c, b
+
+    c, b = totals(choice)
+    best = scores(c, run.beta, run.weight, b)
+    improved = True
+    while improved:
+        improved = False
+        for s_index, seg in enumerate(segs):
+            for k in range(len(seg.options)):
+                if k == choice[s_index]:
+                    continue
+                trial = choice[:]
+                trial[s_index] = k
+                tc, tb = totals(trial)
+                sc = scores(tc, run.beta, run.weight, tb)
+                if better(sc, best, aspect, metric):
+                    choice, best, c, b, improved = trial, sc, tc, tb, True
+    return choice, _sub(c, start), _sub(b, start_base)
+
+
+def _sub(a: Counts, b: Counts) -> Counts:
+    return tuple(x - y for x, y in zip(a, b))  # type: ignore[return-value]
+
+
 # ------------------------------------------------------------------------- scoring
 
 
@@ -448,6 +707,8 @@ class SentenceResult:
     counts: Counts
     base: Counts
     references: int
+    searched: bool = False
+    """True when the reference was found by :func:`search`, not by trying every one."""
 
 
 @dataclass
@@ -460,6 +721,8 @@ class IMeasure:
         mix: mix alternatives of different annotators.
         beta: β of F.
         weight: w of WAcc.
+        enumerate_max: sentences with more reference combinations are scored by
+            :func:`search` instead of trying every reference.
     """
 
     maximise: str = "cwacc"
@@ -467,6 +730,7 @@ class IMeasure:
     mix: bool = True
     beta: float = 1.0
     weight: float = 2.0
+    enumerate_max: int = ENUMERATE_MAX
     total: Counts = ZERO
     total_base: Counts = ZERO
     sentences: list[SentenceResult] = field(default_factory=list)
@@ -492,6 +756,8 @@ class IMeasure:
         src = gold.source
         hyp = list(hypothesis)
         if refs is None:
+            if self.mix and combinations(gold) > self.enumerate_max:
+                return self._add_searched(gold, hyp)
             refs = candidates(gold, self.mix)
         best: Scores | None = None
         kept: tuple[list[str], Counts, Counts] | None = None
@@ -511,6 +777,22 @@ class IMeasure:
         result = SentenceResult(gold.id, kept[0], kept[1], kept[2], len(refs))
         self.total = _add(self.total, kept[1])
         self.total_base = _add(self.total_base, kept[2])
+        self.sentences.append(result)
+        return result
+
+    def _add_searched(self, gold: GoldSentence, hyp: list[str]) -> SentenceResult:
+        """A sentence with too many references to try: :func:`search` over its segments."""
+        segs = segments(gold, hyp)
+        if segs is None:
+            raise ValueError(f"sentence {gold.id}: {combinations(gold):,} references, and "
+                             "its loci cannot be cut into stretches small enough to search")
+        corpus = self.optimise == "corpus"
+        choice, c, b = search(segs, self, self.total if corpus else ZERO,
+                              self.total_base if corpus else ZERO)
+        ref = [t for seg, k in zip(segs, choice) for t in seg.options[k][0]]
+        result = SentenceResult(gold.id, ref, c, b, combinations(gold), searched=True)
+        self.total = _add(self.total, c)
+        self.total_base = _add(self.total_base, b)
         self.sentences.append(result)
         return result
 
@@ -599,7 +881,9 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
         number = 0
         for number, g in enumerate(read_gold(gold, gold_format), 1):
             try:
-                refs = candidates(g, runs[0].run.mix) if runs else []
+                first = runs[0].run if runs else IMeasure()
+                refs = (candidates(g, first.mix)
+                        if not first.mix or combinations(g) <= first.enumerate_max else None)
             except ValueError as exc:
                 raise GecFormatError(f"sentence {number}: {exc}", gold) from None
             for system, stream in zip(runs, streams):
@@ -607,7 +891,10 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
                 if line is None:
                     raise GecFormatError(f"has fewer lines than {gold} has sentences (line "
                                          f"{number} is missing)", system.hypothesis)
-                system.run.add(g, hypothesis_tokens(line), refs)
+                try:
+                    system.run.add(g, hypothesis_tokens(line), refs)
+                except ValueError as exc:
+                    raise GecFormatError(str(exc), gold) from None
         for system, stream in zip(runs, streams):
             extra = sum(1 for _ in stream)
             if extra:
