@@ -519,6 +519,10 @@ counts on every CoNLL-2014 sentence of up to 1,024 combinations for the systems 
 in both optimisation modes, at a hundredth of the time)."""
 
 
+SEGMENT_MAX = 4096
+"""The most reference combinations one stretch of a searched sentence may have."""
+
+
 def _locus_options(gold: GoldSentence) -> list[list[frozenset[tuple[int, int, str]]]]:
     """Each locus's distinct options in the original's order (mixing)."""
     out = []
@@ -548,7 +552,7 @@ class Segment:
     options: list[tuple[list[str], Counts, Counts]]
 
 
-def segments(gold: GoldSentence, hypothesis: Sequence[str], limit: int = ENUMERATE_MAX
+def segments(gold: GoldSentence, hypothesis: Sequence[str], limit: int = SEGMENT_MAX
              ) -> list[Segment] | None:
     """Cut a sentence into stretches whose references and alignments are independent.
 
