@@ -12,7 +12,7 @@ from conftest import ROOT
 MODULES = ["gecformats.model", "gecformats.report", "gecformats.formats.m2", "gecformats.validate", "gecformats.metrics.stats",
            "gecformats.tokenize", "gecformats.convert.retokenize", "gecformats.convert.loci", "gecformats.convert.refs",
            "gecformats.convert.extract", "gecformats.convert.chars", "gecformats.convert.project", "gecformats.metrics.correlate",
-           "gecformats.metrics.gleu", "gecformats.formats.nucle", "gecformats.formats.bea",
+           "gecformats.metrics.gleu", "gecformats.metrics.py2order", "gecformats.formats.nucle", "gecformats.formats.bea",
            "gecformats.formats.c4edits", "gecformats.formats.fce", "gecformats.formats.conll"]
 
 
