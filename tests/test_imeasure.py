@@ -262,3 +262,18 @@ def test_conll2014_first_100_overall(tmp_path):
     # the recorded file has a comment line instead of the header, and one more line end
     tables = expected.read_text(encoding="utf-8").split("OVERALL RESULTS", 1)[1]
     assert result.stdout.split("OVERALL RESULTS", 1)[1] == tables.rstrip("\n") + "\n\n"
+
+
+def test_no_mix_reproduces_the_published_values():
+    """Grundkiewicz et al.'s I-measure values of the CoNLL-2014 systems are ieval.py with
+    -nomix on the converted test set (four of the 13 systems here; the README has all)."""
+    published = {}
+    for line in shared_file("corpora/conll14/gecmetrics/scores/system_imeasure.tsv").read_text(
+            encoding="utf-8").splitlines():
+        fields = line.split("\t")
+        published[fields[3]] = fields[4]
+    names = ["AMU", "IITB", "INPUT", "UFC"]
+    systems = im.evaluate_files(
+        [str(shared_file(f"corpora/conll14/official_submissions/{n}")) for n in names],
+        str(shared_file(f"{IMEASURE}/official-2014.combined.m2.ieval.xml")), mix=False)
+    assert [f"{s.run.result()[0][1].i * 100:.2f}" for s in systems] == [published[n] for n in names]
