@@ -498,13 +498,21 @@ def _parallel_map(function: Any, items: Iterable[Any], settings: tuple[Any, ...]
 
     # Pool.imap would read the whole input ahead; keep at most 2 chunks per worker in flight
     pending: deque[Any] = deque()
-    with multiprocessing.get_context(_start_method()).Pool(jobs) as pool:
+    pool = multiprocessing.get_context(_start_method()).Pool(jobs)
+    try:
         for task in chunks():
             pending.append(pool.apply_async(function, (task,)))
             if len(pending) >= 2 * jobs:
                 yield from _collect(pending.popleft().get(), report)
         while pending:
             yield from _collect(pending.popleft().get(), report)
+        # all done: let the workers finish on their own (close + join) rather than stop
+        # them with SIGTERM (Pool.__exit__), which a worker blocked on the task queue
+        # did not always act on (a test run hung in Pool.terminate)
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()
 
 
 def _collect(done: tuple[list[Any], ExtractionReport], report: ExtractionReport | None
