@@ -9,6 +9,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator
+import contextlib
 from contextlib import ExitStack, contextmanager
 from enum import Enum
 from typing import Any, Optional, TypeVar
@@ -100,6 +101,11 @@ class Targets(str, Enum):
 class Grouping(str, Enum):
     components = "components"
     imeasure = "imeasure"
+
+
+class EngineName(str, Enum):
+    local = "local"
+    dask = "dask"
 
 
 class ScoreFormat(str, Enum):
@@ -279,6 +285,22 @@ def convert(
         1, "--jobs", "-j", min=0, help="Text → M2: worker processes (0: one per CPU); the "
         "output does not depend on it."
     ),
+    engine: EngineName = typer.Option(
+        EngineName.local, "--engine", help="Text → M2: local (this machine, --jobs) or dask "
+        "(a Dask cluster: needs pip install 'gecformats[dask]'); the output is the same."
+    ),
+    scheduler: Optional[str] = typer.Option(
+        None, "--scheduler", metavar="ADDRESS", help="--engine dask: the scheduler's address "
+        "(tcp://host:8786); without it a local cluster is started and stopped."
+    ),
+    workers: Optional[int] = typer.Option(
+        None, "--workers", min=1, help="--engine dask without --scheduler: local workers "
+        "(default: one per CPU)."
+    ),
+    partitions: Optional[int] = typer.Option(
+        None, "--partitions", min=1, help="--engine dask: cut the input into this many tasks "
+        "(default: tasks of 2,048 sentences)."
+    ),
     sentences: SplitterName = typer.Option(
         SplitterName.punkt, help="HOO → M2: sentence splitting (punkt: line breaks + Punkt with "
         "a built-in abbreviation list; lines: one sentence per line)."
@@ -341,14 +363,19 @@ def convert(
             options["strip_edges"] = True
         from gecformats.convert import convert as convert_file  # lazily: every format
 
-        report = convert_file(input, output, from_format=from_format, to_format=to_name,
-                              tokenizer=tokenizer.value if tokenizer else None,
-                              sentences=sentences.value, text=text, shrink=shrink,
-                              mapping=mapping.value,
-                              alternative=alternative, types=types.value if types else None,
-                              absent=absent.value if absent else None,
-                              split_substitutions=split_substitutions, simplify=simplify,
-                              jobs=jobs, **options)
+        if engine is EngineName.local and (scheduler or workers or partitions):
+            raise UsageError("--scheduler, --workers and --partitions need --engine dask")
+        if engine is EngineName.dask and jobs != 1:
+            raise UsageError("--jobs is for --engine local; a Dask cluster has its workers")
+        with _engine(engine, scheduler, workers, partitions) as running:
+            report = convert_file(input, output, from_format=from_format, to_format=to_name,
+                                  tokenizer=tokenizer.value if tokenizer else None,
+                                  sentences=sentences.value, text=text, shrink=shrink,
+                                  mapping=mapping.value,
+                                  alternative=alternative, types=types.value if types else None,
+                                  absent=absent.value if absent else None,
+                                  split_substitutions=split_substitutions, simplify=simplify,
+                                  jobs=jobs, engine=running, **options)
         if report.conversion is not None and report_path is not None:
             report.conversion.write_json(report_path)
     if report.conversion is not None and not quiet:
@@ -357,6 +384,16 @@ def convert(
         typer.echo(f"gecformats: {line}", err=True)
     if not quiet:
         typer.echo(f"gecformats: wrote {report.sentences} {_unit_name(to_name)} to {output}", err=True)
+
+
+def _engine(engine: EngineName, scheduler: str | None, workers: int | None,
+            partitions: int | None) -> Any:
+    """The Dask engine to run in (a context manager), or a null one for the local path."""
+    if engine is EngineName.local:
+        return contextlib.nullcontext(None)
+    from gecformats.dist import Engine
+
+    return Engine(scheduler, workers=workers, partitions=partitions)
 
 
 def _unit_name(format_name: str | None) -> str:

@@ -13,7 +13,8 @@ MODULES = ["gecformats.model", "gecformats.report", "gecformats.formats.m2", "ge
            "gecformats.tokenize", "gecformats.convert.retokenize", "gecformats.convert.loci", "gecformats.convert.refs",
            "gecformats.convert.extract", "gecformats.convert.chars", "gecformats.convert.project", "gecformats.metrics.correlate",
            "gecformats.metrics.gleu", "gecformats.metrics.py2order", "gecformats.formats.nucle", "gecformats.formats.bea",
-           "gecformats.formats.c4edits", "gecformats.formats.fce", "gecformats.formats.conll"]
+           "gecformats.formats.c4edits", "gecformats.formats.fce", "gecformats.formats.conll",
+           "gecformats.dist"]
 
 
 def test_readme_examples(monkeypatch: pytest.MonkeyPatch) -> None:

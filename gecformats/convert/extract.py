@@ -441,7 +441,8 @@ def _applicable(source: Tokens, edits: Sequence[Edit], report: ExtractionReport 
 
 def sentences(items: Iterable[Parallel], tokenizer: str = "en", *, types: str | None = None,
               split_substitutions: bool = False, report: ExtractionReport | None = None,
-              jobs: int = 1, chunk: int = 256) -> Iterator[Sentence]:
+              jobs: int = 1, chunk: int = 256, engine: Any = None,
+              total: int | None = None) -> Iterator[Sentence]:
     """:func:`extract` every item of a stream, in order, streaming.
 
     Args:
@@ -451,12 +452,23 @@ def sentences(items: Iterable[Parallel], tokenizer: str = "en", *, types: str | 
         jobs: worker processes (1: none; 0: one per CPU).  The output order and content
             do not depend on it.
         chunk: sentences per task handed to a worker.
+        engine: a :class:`gecformats.dist.Engine`: the chunks go to its Dask workers
+            instead (``jobs`` is then not used; the engine decides the chunk size).
+        total: how many items there are, when known (the engine's ``partitions`` need it).
 
     Yields:
         One :class:`Sentence` per item.
     """
     tok = get_tokenizer(tokenizer)
     scheme = types or default_types(tokenizer)
+    settings = (tokenizer, scheme, split_substitutions)
+    if engine is not None:
+        from gecformats.dist import chunks
+
+        size = engine.chunk_size(total)
+        for done in engine.map_chunks(_extract_chunk, chunks(items, size, settings)):
+            yield from _collect(done, report)
+        return
     if jobs == 0:
         jobs = os.cpu_count() or 1
     if jobs <= 1:
@@ -464,12 +476,13 @@ def sentences(items: Iterable[Parallel], tokenizer: str = "en", *, types: str | 
             yield extract(item, tok, types=scheme, split_substitutions=split_substitutions,
                           report=report, number=number)
         return
-    yield from _parallel_map(_extract_chunk, items, (tokenizer, scheme, split_substitutions),
-                             report, jobs, chunk)
+    yield from _parallel_map(_extract_chunk, items, settings, report, jobs, chunk)
 
 
 def _extract_chunk(args: tuple[tuple[str, str, bool], int, list[Parallel]]
                    ) -> tuple[list[Sentence], ExtractionReport]:
+    """One task of the parallel paths (local processes or Dask workers): extract a chunk of
+    items numbered from ``first``; the results and the chunk's report."""
     (tokenizer, scheme, split), first, chunk = args
     tok = get_tokenizer(tokenizer)
     report = ExtractionReport()
@@ -484,23 +497,13 @@ def _parallel_map(function: Any, items: Iterable[Any], settings: tuple[Any, ...]
     most a few chunks in flight (flat memory)."""
     import multiprocessing
 
-    def chunks() -> Iterator[tuple[tuple[Any, ...], int, list[Any]]]:
-        batch: list[Any] = []
-        first = 1
-        for item in items:
-            batch.append(item)
-            if len(batch) == chunk:
-                yield settings, first, batch
-                first += len(batch)
-                batch = []
-        if batch:
-            yield settings, first, batch
+    from gecformats.dist import chunks
 
     # Pool.imap would read the whole input ahead; keep at most 2 chunks per worker in flight
     pending: deque[Any] = deque()
     pool = multiprocessing.get_context(_start_method()).Pool(jobs)
     try:
-        for task in chunks():
+        for task in chunks(items, chunk, settings):
             pending.append(pool.apply_async(function, (task,)))
             if len(pending) >= 2 * jobs:
                 yield from _collect(pending.popleft().get(), report)

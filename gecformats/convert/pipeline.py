@@ -48,6 +48,7 @@ def convert(
     split_substitutions: bool = False,
     simplify: bool = False,
     jobs: int = 1,
+    engine: Any = None,
     **options: Any,
 ) -> Report:
     """Read ``source`` in one format and write ``dest`` in another, streaming.
@@ -87,6 +88,8 @@ def convert(
         simplify: text → tokens: convert references from traditional to simplified
             Chinese first (needs an installed converter, see :mod:`gecformats.convert.t2s`).
         jobs: text → tokens: worker processes (same output for any value).
+        engine: text → tokens: a :class:`gecformats.dist.Engine` (open): extract on its Dask
+            workers instead of local processes (same output).
         options: reader options (``refs``, ``strip_edges``, ``ann``, ``alt``) and writer options of the
             output format (e.g. ``deletion``, ``targets`` for M2).
 
@@ -115,6 +118,9 @@ def convert(
         raise UsageError(f"--absent skip: {writer.NAME} keeps every annotator's reference in "
                          "its place, so an absent one cannot be left out; use --absent "
                          "source|first, or --to nlpcc")
+    if engine is not None and units != ("text", "token"):
+        raise UsageError("--engine dask runs text → M2 edit extraction so far; the other "
+                         "conversions stream on one machine (--engine local)")
     _check_options(units, alternative=alternative, types=types,
                    split_substitutions=split_substitutions, simplify=simplify, jobs=jobs)
     if units == ("char", "token"):
@@ -130,8 +136,13 @@ def convert(
         conversion = ExtractionReport()
         if simplify:
             items = _simplified(items, conversion)
+        total = None
+        if engine is not None and engine.partitions and isinstance(source, (str, os.PathLike)) \
+                and os.fspath(source) != "-":
+            total = sum(1 for _ in reader.read(source, **read_options))  # to cut partitions
         items = extract.sentences(items, tokenizer or "en", types=types, report=conversion,
-                                  jobs=jobs, split_substitutions=split_substitutions)
+                                  jobs=jobs, split_substitutions=split_substitutions,
+                                  engine=engine, total=total)
     elif units == ("token", "text"):
         conversion = ExtractionReport()
         known: set[int] = set()

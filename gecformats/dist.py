@@ -1,0 +1,165 @@
+"""Past one machine: the sentence-by-sentence work of gecformats on a Dask cluster.
+
+gecformats streams: a reader yields items, a per-chunk function transforms them, a writer
+writes them in order.  On one machine the chunks go to local worker processes
+(``--jobs``); with an :class:`Engine` they go to the workers of a ``dask.distributed``
+cluster instead.  The functions shipped are the very ones the local path runs (e.g.
+:func:`gecformats.convert.extract.sentences`' per-chunk extraction), so there is one
+implementation of every conversion, and the output is the same byte for byte:
+
+* order is kept: results are taken back in the order the chunks were read;
+* memory stays flat: at most a few chunks per worker are in flight, the input is read as
+  the results come back and the output written as they arrive (on the client);
+* reports (counts, dropped, widened) are merged on the client exactly as the local path
+  merges its workers';
+* nothing is half-written: a task that fails (after ``retries`` further attempts; a task
+  lost with a worker is rerun on another by Dask) ends the run with an error, and the
+  atomic output is not created.
+
+Dask (``pip install 'gecformats[dask]'``) is needed only here; nothing else imports it.
+
+>>> def double(task):          # a per-chunk function: (settings, first, items) -> results
+...     settings, first, items = task
+...     return [settings * x for x in items]
+>>> with Engine(workers=1, processes=False) as engine:        # doctest: +SKIP
+...     list(engine.map_chunks(double, chunks(range(5), 2, settings=2)))
+[[0, 2], [4, 6], [8]]
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from gecformats.errors import GecFormatError, UsageError
+
+IN_FLIGHT = 2
+"""Chunks in flight per worker: enough to keep every worker busy, few enough for flat memory."""
+
+DEFAULT_CHUNK = 2048
+"""Items per task when no number of partitions is asked for."""
+
+
+def chunks(items: Iterable[Any], size: int, settings: Any = None
+           ) -> Iterator[tuple[Any, int, list[Any]]]:
+    """``(settings, first, batch)`` tasks of ``size`` items (``first`` numbers the batch's
+    first item from 1), read from ``items`` as they are asked for."""
+    batch: list[Any] = []
+    first = 1
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield settings, first, batch
+            first += len(batch)
+            batch = []
+    if batch:
+        yield settings, first, batch
+
+
+def _import_distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise UsageError("--engine dask needs Dask: pip install 'gecformats[dask]'") from None
+    return distributed
+
+
+class Engine:
+    """A connection to a Dask cluster, used as a context manager.
+
+    Args:
+        scheduler: the scheduler's address (``tcp://host:8786``); ``None`` starts a local
+            cluster (``workers`` processes, one thread each) and shuts it down on exit.
+        workers: local cluster only: how many workers (default: one per CPU).
+        processes: local cluster only: workers in processes (default) or threads.
+        partitions: split an input of known size into this many tasks (``None``: tasks of
+            :data:`DEFAULT_CHUNK` items).
+        retries: further attempts of a task that raised.
+    """
+
+    def __init__(self, scheduler: str | None = None, *, workers: int | None = None,
+                 processes: bool = True, partitions: int | None = None, retries: int = 1
+                 ) -> None:
+        if partitions is not None and partitions < 1:
+            raise UsageError("--partitions must be at least 1")
+        self.scheduler = scheduler
+        self.workers = workers
+        self.processes = processes
+        self.partitions = partitions
+        self.retries = retries
+        self.client: Any = None
+        self._cluster: Any = None
+
+    def __enter__(self) -> Engine:
+        distributed = _import_distributed()
+        if self.scheduler is None:
+            import os
+
+            n = self.workers or os.cpu_count() or 1
+            self._cluster = distributed.LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=self.processes,
+                dashboard_address=":0", silence_logs=40)
+            self.client = distributed.Client(self._cluster)
+        else:
+            try:
+                self.client = distributed.Client(self.scheduler, timeout="30s")
+            except OSError as exc:
+                raise GecFormatError(f"cannot reach the Dask scheduler {self.scheduler}: "
+                                     f"{exc}") from None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.client is not None:
+            self.client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+        self.client = self._cluster = None
+
+    @property
+    def n_workers(self) -> int:
+        """How many workers the cluster has now (at least 1)."""
+        return max(1, len(self.client.scheduler_info().get("workers", {})))
+
+    def chunk_size(self, total: int | None) -> int:
+        """Items per task: ``total / partitions`` when both are known, else the default."""
+        if self.partitions and total:
+            return max(1, -(-total // self.partitions))
+        return DEFAULT_CHUNK
+
+    def map_chunks(self, function: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
+        """``function(task)`` for every task, computed on the cluster, yielded in task order
+        with at most :data:`IN_FLIGHT` tasks per worker outstanding.
+
+        Raises:
+            GecFormatError: a task failed (its exception and the task number named); the
+                remaining tasks are cancelled.
+        """
+        if self.client is None:
+            raise RuntimeError("use the Engine in a with block")
+        pending: deque[Any] = deque()
+        limit = IN_FLIGHT * self.n_workers
+        number = 0
+        try:
+            for task in tasks:
+                pending.append(self.client.submit(function, task, pure=False,
+                                                  retries=self.retries))
+                if len(pending) >= limit:
+                    number += 1
+                    yield _result(pending.popleft(), number)
+            while pending:
+                number += 1
+                yield _result(pending.popleft(), number)
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+def _result(future: Any, number: int) -> Any:
+    try:
+        return future.result()
+    except GecFormatError:
+        raise
+    except Exception as exc:  # a worker's exception, or the cluster's (KilledWorker …)
+        raise GecFormatError(f"task {number} failed on the Dask cluster: "
+                             f"{type(exc).__name__}: {exc}") from None

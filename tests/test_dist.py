@@ -1,0 +1,138 @@
+"""gecformats.dist: edit extraction on a Dask cluster (a LocalCluster of 2 worker processes)
+gives what the local path gives, byte for byte, or an error and no output."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import FIXTURES
+from gecformats.cli import app
+from gecformats.convert import convert
+from gecformats.errors import GecFormatError, UsageError
+
+distributed = pytest.importorskip("distributed")
+
+from gecformats import dist  # noqa: E402
+
+EN = FIXTURES / "parallel" / "en"
+ZH = FIXTURES / "parallel" / "sample.train"
+
+
+@pytest.fixture(scope="module")
+def engine():
+    with dist.Engine(workers=2) as running:
+        yield running
+
+
+@pytest.mark.parametrize("source, options", [
+    (EN, {"from_format": "parallel"}),
+    (ZH, {"tokenizer": "zh"}),
+    (ZH, {"tokenizer": "char"}),
+])
+def test_same_output_and_report_as_the_local_path(tmp_path, engine, source, options):
+    local, remote = tmp_path / "local.m2", tmp_path / "dask.m2"
+    expected = convert(source, local, **options)
+    got = convert(source, remote, engine=engine, **options)
+    assert remote.read_bytes() == local.read_bytes()
+    assert got.conversion.to_dict() == expected.conversion.to_dict()
+    assert got.sentences == expected.sentences
+
+
+def test_partitions_cut_the_input(tmp_path, engine):
+    engine.partitions = 3
+    try:
+        assert engine.chunk_size(10) == 4 and engine.chunk_size(None) == dist.DEFAULT_CHUNK
+        convert(ZH, tmp_path / "a.m2", tokenizer="char", engine=engine)
+    finally:
+        engine.partitions = None
+    convert(ZH, tmp_path / "b.m2", tokenizer="char")
+    assert (tmp_path / "a.m2").read_bytes() == (tmp_path / "b.m2").read_bytes()
+
+
+def test_chunks_keep_order_and_numbering():
+    assert list(dist.chunks(range(5), 2, "s")) == [("s", 1, [0, 1]), ("s", 3, [2, 3]),
+                                                   ("s", 5, [4])]
+
+
+def _fails_on_third(task):
+    _, first, items = task
+    if first == 3:
+        raise ValueError("boom")
+    return items
+
+
+def test_a_failing_task_is_an_error_naming_it(engine):
+    with pytest.raises(GecFormatError, match="task 2 failed.*ValueError: boom"):
+        list(engine.map_chunks(_fails_on_third, dist.chunks(range(8), 2)))
+
+
+def _dies_once(task):
+    """Kill the worker the first time (a marker file says whether it happened)."""
+    marker, first, items = task
+    if first == 1 and not os.path.exists(marker):
+        open(marker, "w").close()
+        os._exit(1)
+    return items
+
+
+def test_a_worker_lost_mid_run_is_retried(tmp_path, engine):
+    marker = str(tmp_path / "died")
+    out = list(engine.map_chunks(_dies_once, dist.chunks(range(6), 2, marker)))
+    assert os.path.exists(marker)
+    assert out == [[0, 1], [2, 3], [4, 5]]
+
+
+class _Broken:
+    """An engine whose cluster fails after the first chunk."""
+
+    partitions = None
+
+    def chunk_size(self, total):
+        return 2
+
+    def map_chunks(self, function, tasks):
+        for k, task in enumerate(tasks):
+            if k == 1:
+                raise GecFormatError("task 2 failed on the Dask cluster: KilledWorker")
+            yield function(task)
+
+
+def test_no_output_when_the_cluster_fails(tmp_path):
+    out = tmp_path / "out.m2"
+    with pytest.raises(GecFormatError, match="KilledWorker"):
+        convert(ZH, out, tokenizer="char", engine=_Broken())
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_cli(tmp_path):
+    out = tmp_path / "out.m2"
+    result = CliRunner().invoke(app, ["convert", str(EN), str(out), "--from", "parallel",
+                                      "--engine", "dask", "--workers", "2", "--partitions", "2"])
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8").startswith("S He go to school every days .")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--scheduler", "tcp://127.0.0.1:1"], "need --engine dask"),
+    (["--engine", "dask", "--jobs", "2"], "--jobs is for --engine local"),
+])
+def test_cli_usage_errors(tmp_path, args, message):
+    result = CliRunner().invoke(app, ["convert", str(EN), str(tmp_path / "o.m2"), "--from",
+                                      "parallel", *args])
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_only_extraction_is_distributed(tmp_path, engine):
+    with pytest.raises(UsageError, match="edit extraction"):
+        convert(FIXTURES / "m2" / "conll14.m2", tmp_path / "o.tsv", engine=engine)
+
+
+def test_without_dask_a_usage_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(UsageError, match="gecformats\\[dask\\]"):
+        with dist.Engine():
+            pass
