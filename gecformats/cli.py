@@ -611,6 +611,14 @@ def score(
         help="With --segment project: characters to replace, as pairs FROM TO (default "
         "'：:；;（(）)', what PKUNLP changed in the NLPCC 2018 gold; '' for none).",
     ),
+    engine: EngineName = typer.Option(
+        EngineName.local, "--engine", help="local, or dask: the alignments on a Dask cluster "
+        "(the annotator choice stays in order here; same result)."),
+    scheduler: Optional[str] = typer.Option(
+        None, "--scheduler", metavar="ADDRESS", help="--engine dask: the scheduler's address; "
+        "without it a local cluster is started and stopped."),
+    workers: Optional[int] = typer.Option(
+        None, "--workers", min=1, help="--engine dask without --scheduler: local workers."),
 ) -> None:
     """Score system outputs against an M2 gold file with MaxMatch (M2), exactly like the NUS m2scorer.
 
@@ -641,7 +649,8 @@ def score(
                                "--per-sentence": per_sentence is not None,
                                "--verbose": verbose, "--tokenize": tokenize is not None,
                                "--segment": segment is not None,
-                               "--ignore-whitespace-casing": ignore_whitespace_casing})
+                               "--ignore-whitespace-casing": ignore_whitespace_casing,
+                               "--engine": engine is not EngineName.local})
         return
     for given, flag in ((single, "--single"), (multi, "--multi"), (bool(filters), "--filter"),
                         (cat is not None, "--cat"),
@@ -666,52 +675,57 @@ def score(
     if output_format is ScoreFormat.m2scorer and (ci or test):
         raise typer.BadParameter("has no room for intervals or p values",
                                  param_hint="'--format m2scorer'")
-    resampling = dict(ci=ci, test=test, resamples=resamples, trials=trials, seed=seed)
-    if len(hypotheses) > 1:
-        for given, flag in ((per_sentence is not None, "--per-sentence"), (verbose, "--verbose"),
-                            (per_type, "--per-type"),
-                            (output_format is ScoreFormat.m2scorer, "--format m2scorer")):
-            if given:
-                raise typer.BadParameter("is for one system; score the others separately",
-                                         param_hint=f"'{flag}'")
-        _score_systems(hypotheses, gold, output_format, strict, beta=beta,
-                       max_unchanged_words=max_unchanged_words,
-                       ignore_whitespace_casing=ignore_whitespace_casing, max_edges=max_edges,
-                       segment=segment, segmenter=segmenter, segment_map=segment_map,
-                       tokenize=tokenize.value if tokenize else None, resampling=resampling,
-                       mode=mode, bonus=bonus)
-        return
-    hypothesis = hypotheses[0]
-    scoring = _scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
-                       ignore_whitespace_casing=ignore_whitespace_casing,
-                       per_sentence=per_sentence is not None, segment=segment,
-                       max_edges=max_edges, tokenize=tokenize.value if tokenize else None,
-                       per_type=per_type, keep_counts=ci, mode=mode, bonus=bonus,
-                       segmenter=segmenter, segment_map=segment_map)
-    with ExitStack() as stack:
-        # the trace is held back until the counts are known to match (no partial output)
-        trace = stack.enter_context(tempfile.SpooledTemporaryFile(8 << 20, "w+", encoding="utf-8")) if verbose else None
-        with user_errors():
-            for scored in _with_progress(scoring, hypothesis, enabled=not verbose):
-                if trace is not None:
-                    trace.write(describe_sentence(scored))
-            result = significance.resample([scoring.result()], **resampling)[0]
-            _input_warnings([result], strict)
-            if per_sentence is not None:
-                with atomic_output(per_sentence) as fh:
-                    write_per_sentence(result, fh)
-        if trace is not None:
-            trace.seek(0)
-            out = sys.stderr if output_format is ScoreFormat.json else sys.stdout
-            for chunk in iter(lambda: trace.read(1 << 16), ""):
-                typer.echo(chunk, file=out, nl=False)
-    if output_format in (ScoreFormat.tsv, ScoreFormat.latex):
-        typer.echo(format_systems(system_names([hypothesis]), [result], output_format.value))
-    else:
-        typer.echo(format_result(result, output_format.value))
-    for number in result.warnings[:1]:
-        typer.echo(f"gecformats: {gold}: sentence {number} (and {len(result.warnings) - 1} more) has "
-                   "annotator ids the NUS scorer may visit in another order", err=True)
+    if engine is EngineName.local and (scheduler or workers):
+        raise typer.BadParameter("needs --engine dask", param_hint="'--scheduler' / '--workers'")
+    if engine is EngineName.dask and (mode != "correction" or bonus):
+        raise typer.BadParameter("scores the M2 correction score only", param_hint="'--engine'")
+    with user_errors(), _engine(engine, scheduler, workers, None) as running:
+        resampling = dict(ci=ci, test=test, resamples=resamples, trials=trials, seed=seed)
+        if len(hypotheses) > 1:
+            for given, flag in ((per_sentence is not None, "--per-sentence"), (verbose, "--verbose"),
+                                (per_type, "--per-type"),
+                                (output_format is ScoreFormat.m2scorer, "--format m2scorer")):
+                if given:
+                    raise typer.BadParameter("is for one system; score the others separately",
+                                             param_hint=f"'{flag}'")
+            _score_systems(hypotheses, gold, output_format, strict, beta=beta,
+                           max_unchanged_words=max_unchanged_words,
+                           ignore_whitespace_casing=ignore_whitespace_casing, max_edges=max_edges,
+                           segment=segment, segmenter=segmenter, segment_map=segment_map,
+                           tokenize=tokenize.value if tokenize else None, resampling=resampling,
+                           mode=mode, bonus=bonus, engine=running)
+            return
+        hypothesis = hypotheses[0]
+        scoring = _scoring(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
+                           ignore_whitespace_casing=ignore_whitespace_casing,
+                           per_sentence=per_sentence is not None, segment=segment,
+                           max_edges=max_edges, tokenize=tokenize.value if tokenize else None,
+                           per_type=per_type, keep_counts=ci, mode=mode, bonus=bonus,
+                           segmenter=segmenter, segment_map=segment_map, engine=running)
+        with ExitStack() as stack:
+            # the trace is held back until the counts are known to match (no partial output)
+            trace = stack.enter_context(tempfile.SpooledTemporaryFile(8 << 20, "w+", encoding="utf-8")) if verbose else None
+            with user_errors():
+                for scored in _with_progress(scoring, hypothesis, enabled=not verbose):
+                    if trace is not None:
+                        trace.write(describe_sentence(scored))
+                result = significance.resample([scoring.result()], **resampling)[0]
+                _input_warnings([result], strict)
+                if per_sentence is not None:
+                    with atomic_output(per_sentence) as fh:
+                        write_per_sentence(result, fh)
+            if trace is not None:
+                trace.seek(0)
+                out = sys.stderr if output_format is ScoreFormat.json else sys.stdout
+                for chunk in iter(lambda: trace.read(1 << 16), ""):
+                    typer.echo(chunk, file=out, nl=False)
+        if output_format in (ScoreFormat.tsv, ScoreFormat.latex):
+            typer.echo(format_systems(system_names([hypothesis]), [result], output_format.value))
+        else:
+            typer.echo(format_result(result, output_format.value))
+        for number in result.warnings[:1]:
+            typer.echo(f"gecformats: {gold}: sentence {number} (and {len(result.warnings) - 1} more) has "
+                       "annotator ids the NUS scorer may visit in another order", err=True)
 
 
 def _score_errant(hypotheses: list[str], gold: str, output_format: ScoreFormat, *, mode: str,

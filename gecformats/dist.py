@@ -103,7 +103,7 @@ class Engine:
             self.client = distributed.Client(self._cluster)
         else:
             try:
-                self.client = distributed.Client(self.scheduler, timeout="30s")
+                self.client = distributed.Client(self.scheduler, timeout="10s")
             except OSError as exc:
                 raise GecFormatError(f"cannot reach the Dask scheduler {self.scheduler}: "
                                      f"{exc}") from None
@@ -121,11 +121,11 @@ class Engine:
         """How many workers the cluster has now (at least 1)."""
         return max(1, len(self.client.scheduler_info().get("workers", {})))
 
-    def chunk_size(self, total: int | None) -> int:
-        """Items per task: ``total / partitions`` when both are known, else the default."""
+    def chunk_size(self, total: int | None, default: int = DEFAULT_CHUNK) -> int:
+        """Items per task: ``total / partitions`` when both are known, else ``default``."""
         if self.partitions and total:
             return max(1, -(-total // self.partitions))
-        return DEFAULT_CHUNK
+        return default
 
     def map_chunks(self, function: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
         """``function(task)`` for every task, computed on the cluster, yielded in task order

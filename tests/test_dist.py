@@ -136,3 +136,33 @@ def test_without_dask_a_usage_error(monkeypatch):
     with pytest.raises(UsageError, match="gecformats\\[dask\\]"):
         with dist.Engine():
             pass
+
+
+SCORE = FIXTURES / "score"
+
+
+def test_score_on_the_cluster_equals_local(engine):
+    """The alignments on the workers, the annotator choice in order on the client: every
+    sentence's choice and counts, and the corpus score, as the local path has them."""
+    from gecformats.metrics.score import Scoring
+
+    local = Scoring(SCORE / "sample.hyp", SCORE / "sample.m2", per_sentence=True, keep_counts=True)
+    remote = Scoring(SCORE / "sample.hyp", SCORE / "sample.m2", per_sentence=True,
+                     keep_counts=True, engine=engine)
+    a = [(s.number, s.choice, s.before, s.hypothesis) for s in local]
+    b = [(s.number, s.choice, s.before, s.hypothesis) for s in remote]
+    assert a == b
+    assert remote.result() == local.result()
+
+
+def test_score_cli_with_the_engine(tmp_path):
+    args = ["score", str(SCORE / "sample.hyp"), str(SCORE / "sample.hyp"), "--gold",
+            str(SCORE / "sample.m2"), "--format", "json"]
+    local = CliRunner().invoke(app, args)
+    remote = CliRunner().invoke(app, [*args, "--engine", "dask", "--workers", "2"])
+    assert remote.exit_code == 0, remote.output
+    assert remote.stdout == local.stdout
+    refused = CliRunner().invoke(app, [*args, "--workers", "2"])
+    assert refused.exit_code == 2 and "needs --engine dask" in refused.output
+    refused = CliRunner().invoke(app, [*args, "--engine", "dask", "--mode", "detection"])
+    assert refused.exit_code == 2

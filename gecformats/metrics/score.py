@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
@@ -335,8 +336,11 @@ class Scoring:
                  max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES,
                  tokenize: str | None = None, per_type: bool = False,
                  keep_counts: bool = False, mode: str = "correction",
-                 bonus: bool = False) -> None:
+                 bonus: bool = False, engine: Any = None) -> None:
         self.hypothesis = os.fspath(hypothesis)
+        self.engine = engine
+        if engine is not None and (mode != "correction" or bonus):
+            raise ValueError("--engine dask scores the M2 correction score (no --mode, no --bonus)")
         self.counts: list[tuple[tuple[int, int, int], ...]] | None = [] if keep_counts else None
         self.types: PerType | None = PerType() if per_type else None
         if tokenize is not None and segment is not None:
@@ -395,17 +399,56 @@ class Scoring:
     def __iter__(self) -> Iterator[ScoredSentence]:
         self._project()
         streams = [(self.gold, m2.read(self.gold)), (self.hypothesis, read_hypothesis(self.hypothesis))]
-        for number, (sentence, line) in enumerate(lockstep(streams, self._mismatch), 1):
-            yield self._score(number, sentence, line[1])
+        pairs = enumerate(lockstep(streams, self._mismatch), 1)
+        if self.engine is not None:
+            yield from self._on_engine(pairs)
+        else:
+            for number, (sentence, line) in pairs:
+                yield self._score(number, sentence, line[1])
         self._done = True
 
-    def _score(self, number: int, sentence: Sentence, line: str) -> ScoredSentence:
+    def _on_engine(self, pairs: Iterable[tuple[int, tuple[Sentence, tuple[int, str]]]]
+                   ) -> Iterator[ScoredSentence]:
+        """The alignments on the engine's Dask workers, chunk by chunk; the annotator
+        choice, which depends on the running totals, here in sentence order."""
+        from gecformats.dist import chunks
+
+        kept: deque[list[tuple[int, Sentence, str]]] = deque()  # what stays on the client
+        settings = (self.max_unchanged_words, self.ignore_whitespace_casing, self.max_edges)
+
+        def tasks() -> Iterator[Any]:
+            def prepared() -> Iterator[tuple[int, Sentence, list[str], str, Any]]:
+                for number, (sentence, line) in pairs:
+                    yield (number, sentence, *self._prepare(number, sentence, line[1]))
+            size = self.engine.chunk_size(None, default=SCORE_CHUNK)
+            for task in chunks(prepared(), size, settings):
+                kept.append([(n, sentence, shown) for n, sentence, _, shown, _ in task[2]])
+                yield task[0], task[1], [(sentence.source, tokens, gold)
+                                         for _, sentence, tokens, _, gold in task[2]]
+
+        s = self._scorer
+        assert isinstance(s, CorpusScorer)
+        for results in self.engine.map_chunks(score_chunk, tasks()):
+            for (number, sentence, shown), result in zip(kept.popleft(), results):
+                if isinstance(result, tuple):  # the sentence's lattice failed on the worker
+                    self._lattice_failure(number, result)
+                before = (s.correct, s.proposed, s.gold)
+                choice = s.add_result(result)
+                if self.counts is not None:
+                    self.counts.append(tuple((a.correct, a.proposed, a.gold)
+                                             for a in result.annotators))
+                if self.types is not None:
+                    self.types.add(sentence, result, choice.annotator)
+                yield ScoredSentence(number, sentence.source, shown, result, choice, before,
+                                     sentence)
+
+    def _prepare(self, number: int, sentence: Sentence, line: str
+                 ) -> tuple[list[str], str, dict[int, list[Any]]]:
+        """The hypothesis tokens, their shown form and the gold of one sentence."""
         if sentence.targets:
             self._refuse_targets(number)
         gold = maxmatch_gold(sentence)
         self._annotators.update(gold or (0,))
-        s = self._scorer
-        before = (s.correct, s.proposed, s.gold)
         if self.projector is not None:
             tokens = self.projector.project(sentence.source, line)
             shown = " ".join(tokens)
@@ -416,6 +459,22 @@ class Scoring:
             tokens = split_hypothesis(line)
             shown = strip_hypothesis(line)
             self.check.add(sentence.source, tokens)
+        return list(tokens), shown, gold
+
+    def _lattice_failure(self, number: int, failure: tuple[str, str, int]) -> None:
+        kind, message, limit = failure
+        if kind == "too-large":
+            raise GecFormatError(f"sentence {number}: {message}; raise the limit (gecformats "
+                                 f"score --max-edges, maxmatch --edge-limit) above {limit:,} "
+                                 "only with the memory for it (about 310 bytes per edge)",
+                                 self.hypothesis, number, "too-large")
+        raise GecFormatError(f"the scorer cannot handle this sentence: {message}",
+                             self.hypothesis, number)
+
+    def _score(self, number: int, sentence: Sentence, line: str) -> ScoredSentence:
+        tokens, shown, gold = self._prepare(number, sentence, line)
+        s = self._scorer
+        before = (s.correct, s.proposed, s.gold)
         try:
             if isinstance(s, ModeScorer):
                 optional = optional_spans(sentence.annotators, len(sentence.source)) \
@@ -431,13 +490,9 @@ class Scoring:
             if self.types is not None:
                 self.types.add(sentence, result, choice.annotator)
         except maxmatch.LatticeTooLarge as exc:
-            raise GecFormatError(f"sentence {number}: {exc}; raise the limit (gecformats score "
-                                 f"--max-edges, maxmatch --edge-limit) above {exc.limit:,} only "
-                                 "with the memory for it (about 310 bytes per edge)",
-                                 self.hypothesis, number, "too-large") from None
+            self._lattice_failure(number, ("too-large", str(exc), exc.limit))
         except maxmatch.LatticeError as exc:
-            raise GecFormatError(f"the scorer cannot handle this sentence: {exc}",
-                                 self.hypothesis, number) from None
+            self._lattice_failure(number, ("lattice", str(exc), 0))
         return ScoredSentence(number, sentence.source, shown, result, choice, before, sentence)
 
     def _mismatch(self, _names: list[str], counts: list[int]) -> GecFormatError:
@@ -482,6 +537,29 @@ class Scoring:
         that fixes it; empty when it looks right.  Only after the iteration."""
         fix = f"gecformats score {self.hypothesis} --gold {self.gold}"
         return self.check.warnings(self.hypothesis, fix)
+
+
+SCORE_CHUNK = 64
+"""Sentences per task when scoring on a Dask engine."""
+
+
+def score_chunk(task: tuple[tuple[int, bool, int | None], int, list[Any]]) -> list[Any]:
+    """One task of ``score --engine dask``: evaluate a chunk of sentences against every
+    annotator (:func:`maxmatch.score_sentence`, what :class:`~maxmatch.CorpusScorer` does
+    before its choice); a sentence whose lattice fails gives ``(kind, message, limit)``."""
+    (max_unchanged, ignore, max_edges), _first, items = task
+    out: list[Any] = []
+    for source, tokens, gold in items:
+        try:
+            out.append(maxmatch.score_sentence(source, tokens, gold,
+                                               max_unchanged_words=max_unchanged,
+                                               ignore_whitespace_casing=ignore,
+                                               max_edges=max_edges))
+        except maxmatch.LatticeTooLarge as exc:
+            out.append(("too-large", str(exc), exc.limit))
+        except maxmatch.LatticeError as exc:
+            out.append(("lattice", str(exc), 0))
+    return out
 
 
 _GLUE = frozenset(".,!?;:")
@@ -736,6 +814,11 @@ def score_systems(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.P
         k = next(i for i in range(1, len(counts)) if counts[i] != counts[0])
         return scorings[k - 1]._mismatch([], [counts[0], counts[k]])
 
+    if first.engine is not None:  # each system in turn, its alignments on the cluster
+        for s in scorings:
+            for _ in s:
+                pass
+        return [s.result() for s in scorings]
     streams: list[tuple[str, Iterator[Any]]] = [(first.gold, m2.read(first.gold))]
     streams += [(s.hypothesis, read_hypothesis(s.hypothesis)) for s in scorings]
     for number, (sentence, *lines) in enumerate(lockstep(streams, mismatch), 1):
