@@ -301,6 +301,15 @@ def convert(
         None, "--partitions", min=1, help="--engine dask: cut the input into this many tasks "
         "(default: tasks of 2,048 sentences)."
     ),
+    shards: Optional[int] = typer.Option(
+        None, "--shards", min=1, help="Write OUTPUT as a folder of this many parts "
+        "(part-00000.m2 …) with a manifest.json (counts, checksums, versions; complete only "
+        "at the end); INPUT may then be a quoted glob of input files ('in/*.tsv')."
+    ),
+    resume: bool = typer.Option(
+        False, "--resume", help="With --shards: continue a run that stopped, keeping the "
+        "parts its manifest lists with their checksums."
+    ),
     sentences: SplitterName = typer.Option(
         SplitterName.punkt, help="HOO → M2: sentence splitting (punkt: line breaks + Punkt with "
         "a built-in abbreviation list; lines: one sentence per line)."
@@ -363,6 +372,8 @@ def convert(
             options["strip_edges"] = True
         from gecformats.convert import convert as convert_file  # lazily: every format
 
+        if resume and shards is None:
+            raise UsageError("--resume continues a --shards run")
         if engine is EngineName.local and (scheduler or workers or partitions):
             raise UsageError("--scheduler, --workers and --partitions need --engine dask")
         if engine is EngineName.dask and jobs != 1:
@@ -375,7 +386,8 @@ def convert(
                                   alternative=alternative, types=types.value if types else None,
                                   absent=absent.value if absent else None,
                                   split_substitutions=split_substitutions, simplify=simplify,
-                                  jobs=jobs, engine=running, **options)
+                                  jobs=jobs, engine=running, shards=shards,
+                                  resume=resume, **options)
         if report.conversion is not None and report_path is not None:
             report.conversion.write_json(report_path)
     if report.conversion is not None and not quiet:

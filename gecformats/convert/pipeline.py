@@ -12,6 +12,8 @@ Everything a conversion could not carry over exactly is in the report.
 
 from __future__ import annotations
 
+import glob
+import itertools
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -49,6 +51,8 @@ def convert(
     simplify: bool = False,
     jobs: int = 1,
     engine: Any = None,
+    shards: int | None = None,
+    resume: bool = False,
     **options: Any,
 ) -> Report:
     """Read ``source`` in one format and write ``dest`` in another, streaming.
@@ -90,6 +94,10 @@ def convert(
         jobs: text → tokens: worker processes (same output for any value).
         engine: text → tokens: a :class:`gecformats.dist.Engine` (open): extract on its Dask
             workers instead of local processes (same output).
+        shards: write ``dest`` as a folder of this many parts and a manifest
+            (:mod:`gecformats.convert.shards`); ``source`` may then also be a glob pattern
+            of input files, read in name order.
+        resume: with ``shards``: continue an earlier run into the same folder.
         options: reader options (``refs``, ``strip_edges``, ``ann``, ``alt``) and writer options of the
             output format (e.g. ``deletion``, ``targets`` for M2).
 
@@ -109,7 +117,14 @@ def convert(
     read_options = {k: options.pop(k) for k in READER_OPTIONS if options.get(k) is not None}
     if reader.NAME == "c4edits":  # its edits apply to the sentences of --text
         read_options["text"], text = text, None
-    items: Iterable[Any] = reader.read(source, **read_options)
+    files: list[Any] = [source]
+    if shards is not None:
+        files = _input_files(source)
+        raw: Iterator[Any] = itertools.chain.from_iterable(
+            reader.read(f, **read_options) for f in files)
+    else:
+        raw = iter(reader.read(source, **read_options))
+    items: Iterable[Any] = raw
     conversion: ConversionReport | ExtractionReport | None = None
     units = (reader.UNIT, writer.UNIT)
     if absent is not None and units != ("token", "text"):
@@ -166,7 +181,15 @@ def convert(
         items = _part_ids(items)
     counted = _Counted(items)
     try:
-        report = writer.write(counted, dest, **options)
+        if shards is not None:
+            report = _sharded(reader, writer, files, raw, counted, dest, shards, resume,
+                              read_options, options,
+                              {"tokenizer": tokenizer, "sentences": sentences, "shrink": shrink,
+                               "mapping": mapping, "alternative": alternative, "absent": absent,
+                               "types": types, "split_substitutions": split_substitutions,
+                               "simplify": simplify})
+        else:
+            report = writer.write(counted, dest, **options)
     except GecFormatError:
         raise
     except ValueError as exc:  # what the output format cannot hold (a '|' in an M2 field ...)
@@ -175,6 +198,51 @@ def convert(
                              source_name(source), kind="unwritable") from None
     report.conversion = conversion
     return report
+
+
+def _input_files(source: Source) -> list[str]:
+    """The input files of a sharded run: ``source`` itself, or the files a glob pattern
+    matches, in name order.
+
+    Raises:
+        GecFormatError: a pattern that matches nothing.
+    """
+    path = _path(source)
+    if os.path.exists(path) or not any(c in path for c in "*?["):
+        return [path]
+    files = sorted(glob.glob(path))
+    if not files:
+        raise GecFormatError("no file matches the pattern", path)
+    return files
+
+
+def _sharded(reader: Any, writer: Any, files: list[str], raw: Iterator[Any], items: Iterable[Any],
+             dest: str | os.PathLike[str], shards: int, resume: bool,
+             read_options: dict[str, Any], options: dict[str, Any],
+             conversion: dict[str, Any]) -> Report:
+    """Write the conversion as ``shards`` parts and a manifest (see
+    :mod:`gecformats.convert.shards`)."""
+    from gecformats.convert.shards import describe_inputs, write_sharded
+    from gecformats.tokenize import get_tokenizer
+
+    if shards < 1:
+        raise UsageError("--shards must be at least 1")
+    if os.fspath(dest) == "-" or "-" in files:
+        raise UsageError("--shards reads files and writes a folder, not standard input/output")
+    if writer.NAME in ("parallel", "hoo2011", "hoo2012"):
+        raise UsageError(f"--shards writes one file per part; {writer.NAME} output is a folder")
+    total = sum(1 for f in files for _ in reader.read(f, **read_options))
+    settings = {"from": reader.NAME, "to": writer.NAME,
+                "options": {k: v for k, v in sorted({**conversion, **options}.items())
+                            if v is not None and v is not False}}
+    name = conversion.get("tokenizer")
+    if name:
+        tok = get_tokenizer(name)
+        settings["tokenizer"] = f"{tok.name}:{tok.version}"
+    suffix = writer.SUFFIXES[0] if writer.SUFFIXES else ".txt"
+    return write_sharded(writer, raw, items, dest, shards=shards, total=total, suffix=suffix,
+                         settings=settings, inputs=describe_inputs(files), resume=resume,
+                         **options)
 
 
 class _Counted:

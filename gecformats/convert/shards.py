@@ -1,0 +1,173 @@
+"""Sharded output: ``OUT/part-00000.m2 …`` and a manifest, so a run can be resumed and a
+partial output is never taken for a whole one.
+
+``gecformats convert IN OUT --shards N`` writes the items of the conversion in ``N``
+consecutive parts of equal size (the last one shorter), each part atomically (whole or not
+at all), and after each part ``OUT/manifest.json``::
+
+    {"complete": false, "gecformats": "0.1.0", "settings": {...}, "inputs": [...],
+     "total": 1000000, "part_size": 10000,
+     "parts": [{"name": "part-00000.m2", "items": 10000, "bytes": 812345,
+                "sha256": "…"}, …]}
+
+``complete`` becomes true only once every part is written: a reader (or a training job)
+that finds ``false``, or a part whose checksum differs, knows the output is not whole.
+``--resume`` continues a run that stopped: the parts the manifest lists whose files still
+have their checksums are kept, their input items are skipped without being converted, and
+the run goes on from the first missing part, provided the settings and the inputs (sizes
+and checksums) are those of the manifest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from gecformats import __version__
+from gecformats.errors import GecFormatError, UsageError
+from gecformats.io import write_json
+from gecformats.report import Report
+
+MANIFEST = "manifest.json"
+
+
+def file_digest(path: str | os.PathLike[str]) -> str:
+    """The SHA-256 of a file's bytes (hex)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def describe_inputs(paths: Sequence[str | os.PathLike[str]]) -> list[dict[str, Any]]:
+    """Name, size and checksum of each input file (what a resumed run must find again)."""
+    return [{"path": os.fspath(p), "bytes": os.path.getsize(p), "sha256": file_digest(p)}
+            for p in paths]
+
+
+def read_manifest(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The manifest of a sharded output folder, or ``None`` when there is none.
+
+    Raises:
+        GecFormatError: a manifest that is not JSON.
+    """
+    path = Path(folder) / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, RecursionError) as exc:
+        raise GecFormatError(f"not a manifest: {exc}", str(path)) from None
+    if not isinstance(data, dict):
+        raise GecFormatError("not a manifest (a JSON object)", str(path))
+    return data
+
+
+def verified_parts(folder: str | os.PathLike[str], manifest: dict[str, Any]) -> int:
+    """How many leading parts of the manifest are on disk with their checksums."""
+    n = 0
+    for part in manifest.get("parts", []):
+        path = Path(folder) / str(part.get("name"))
+        if not path.is_file() or file_digest(path) != part.get("sha256"):
+            break
+        n += 1
+    return n
+
+
+def check(folder: str | os.PathLike[str]) -> list[str]:
+    """What is wrong with a sharded output (empty when it is whole): no manifest, not
+    complete, a part missing or changed."""
+    manifest = read_manifest(folder)
+    if manifest is None:
+        return [f"{folder}: no {MANIFEST}"]
+    problems = []
+    if not manifest.get("complete"):
+        problems.append(f"{folder}: the run did not finish ({MANIFEST} says complete: false)")
+    parts = manifest.get("parts", [])
+    good = verified_parts(folder, manifest)
+    if good < len(parts):
+        problems.append(f"{folder}: {parts[good].get('name')} is missing or changed")
+    return problems
+
+
+def write_sharded(
+    writer: Any,
+    raw: Iterator[Any],
+    items: Iterable[Any],
+    dest: str | os.PathLike[str],
+    *,
+    shards: int,
+    total: int,
+    suffix: str,
+    settings: dict[str, Any],
+    inputs: list[dict[str, Any]],
+    resume: bool = False,
+    **options: Any,
+) -> Report:
+    """Convert and write ``raw`` input items as ``shards`` parts in folder ``dest``.
+
+    Args:
+        writer: the output format's module.
+        raw: the input items (before the conversion), ``total`` of them.
+        items: the converted items, a lazy stream over ``raw`` (the items of kept parts are
+            taken from ``raw`` before it is started, so they are never converted).
+        suffix: the parts' file name ending (``.m2``).
+        settings: what decides the output (format names, options, tool versions).
+        inputs: :func:`describe_inputs` of the input files.
+        resume: keep the verified parts of an earlier run with the same settings and inputs.
+        options: the writer's options.
+
+    Returns:
+        The merged report of the parts written in this run (``sentences``: items written).
+
+    Raises:
+        UsageError: ``dest`` holds another run's output (without ``resume``, or with other
+            settings or inputs), or is a file.
+    """
+    folder = Path(dest)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--shards writes a folder; {dest} is a file")
+    size = max(1, -(-total // shards)) if total else 1
+    manifest: dict[str, Any] = {"complete": False, "gecformats": __version__,
+                                "settings": settings, "inputs": inputs, "total": total,
+                                "part_size": size, "parts": []}
+    old = read_manifest(folder)
+    start = 0
+    if old is not None:
+        same = all(old.get(k) == manifest[k] for k in ("settings", "inputs", "total", "part_size"))
+        if not resume or not same:
+            why = "another run's output" if not same else "an earlier run's output"
+            raise UsageError(f"{dest} holds {why} ({MANIFEST}); "
+                             + ("add --resume to continue it" if same and not resume else
+                                "write to an empty folder"))
+        start = verified_parts(folder, old)
+        manifest["parts"] = old["parts"][:start]
+    elif folder.exists() and any(folder.iterdir()):
+        raise UsageError(f"{dest} is not empty and has no {MANIFEST}: write to an empty folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    write_json(manifest, folder / MANIFEST)
+    skipped = start * size
+    for _ in itertools.islice(raw, skipped):
+        pass
+    report = Report()
+    stream = iter(items)
+    count = max(1, -(-total // size)) if total else 0
+    for k in range(start, count):
+        name = f"part-{k:05d}{suffix}"
+        part = writer.write(itertools.islice(stream, size), folder / name, **options)
+        report.sentences += part.sentences
+        report.dropped.merge(part.dropped)
+        report.notes.merge(part.notes)
+        path = folder / name
+        manifest["parts"].append({"name": name, "items": part.sentences,
+                                  "bytes": path.stat().st_size, "sha256": file_digest(path)})
+        write_json(manifest, folder / MANIFEST)
+    manifest["complete"] = True
+    write_json(manifest, folder / MANIFEST)
+    return report
