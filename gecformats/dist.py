@@ -57,6 +57,21 @@ def chunks(items: Iterable[Any], size: int, settings: Any = None
         yield settings, first, batch
 
 
+def run_chunks(engine: Any, function: Callable[[Any], tuple[list[Any], Any]],
+               items: Iterable[Any], settings: Any, report: Any = None,
+               total: int | None = None, default: int = DEFAULT_CHUNK) -> Iterator[Any]:
+    """The items ``function`` makes of ``items``, chunk by chunk on ``engine``, in order.
+
+    ``function(task)`` takes a :func:`chunks` task and returns ``(results, part_report)``;
+    each part report is merged into ``report`` (``report.merge``) as its results are
+    yielded.  This is how every distributed conversion runs its per-chunk function."""
+    size = engine.chunk_size(total, default)
+    for results, part in engine.map_chunks(function, chunks(items, size, settings)):
+        if report is not None:
+            report.merge(part)
+        yield from results
+
+
 def _import_distributed() -> Any:
     try:
         import distributed

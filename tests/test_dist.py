@@ -91,7 +91,7 @@ class _Broken:
 
     partitions = None
 
-    def chunk_size(self, total):
+    def chunk_size(self, total, default=None):
         return 2
 
     def map_chunks(self, function, tasks):
@@ -126,9 +126,32 @@ def test_cli_usage_errors(tmp_path, args, message):
     assert result.exit_code == 2 and message in result.output
 
 
-def test_only_extraction_is_distributed(tmp_path, engine):
-    with pytest.raises(UsageError, match="edit extraction"):
-        convert(FIXTURES / "m2" / "conll14.m2", tmp_path / "o.tsv", engine=engine)
+def test_what_is_not_distributed_is_refused(tmp_path, engine):
+    with pytest.raises(UsageError, match="streams on one machine"):
+        convert(FIXTURES / "m2" / "conll14.m2", tmp_path / "o.m2", engine=engine)
+
+
+@pytest.mark.parametrize("dest, options", [
+    ("o.tsv", {}),
+    ("o.tsv", {"absent": "first"}),
+    ("o.m2", {"tokenizer": "char"}),
+])
+def test_m2_to_text_and_to_characters(tmp_path, engine, dest, options):
+    source = FIXTURES / "m2" / "conll14.m2"
+    local, remote = tmp_path / ("local-" + dest), tmp_path / ("dask-" + dest)
+    expected = convert(source, local, **options)
+    got = convert(source, remote, engine=engine, **options)
+    assert remote.read_bytes() == local.read_bytes()
+    assert got.conversion.to_dict() == expected.conversion.to_dict()
+
+
+def test_filling_absent_annotators_needs_them_known(engine):
+    from gecformats.convert import extract
+    from gecformats.formats import m2
+
+    items = m2.read(FIXTURES / "m2" / "conll14.m2")
+    with pytest.raises(UsageError, match="known in advance"):
+        list(extract.parallels(items, absent="source", engine=engine))
 
 
 def test_without_dask_a_usage_error(monkeypatch):

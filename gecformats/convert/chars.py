@@ -17,6 +17,7 @@ number of characters before that word (cumulative lengths).
 
 from __future__ import annotations
 
+from typing import Any
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate
 
@@ -106,7 +107,22 @@ def _target_text(text: str) -> str:
 
 
 def sentences_to_chars(sentences: Iterable[Sentence], *, shrink: bool = False,
-                       report: ExtractionReport | None = None) -> Iterator[Sentence]:
-    """:func:`to_chars` every sentence of a stream, in order, streaming."""
+                       report: ExtractionReport | None = None, engine: Any = None,
+                       total: int | None = None) -> Iterator[Sentence]:
+    """:func:`to_chars` every sentence of a stream, in order, streaming (on the Dask
+    ``engine``'s workers when one is given, :func:`gecformats.dist.run_chunks`)."""
+    if engine is not None:
+        from gecformats.dist import run_chunks
+
+        yield from run_chunks(engine, _chars_chunk, sentences, shrink, report, total)
+        return
     for number, sentence in enumerate(sentences, 1):
         yield to_chars(sentence, shrink=shrink, report=report, number=number)
+
+
+def _chars_chunk(args: tuple[bool, int, list[Sentence]]) -> tuple[list[Sentence], ExtractionReport]:
+    """One task of :func:`sentences_to_chars` on an engine."""
+    shrink, first, chunk = args
+    report = ExtractionReport()
+    return [to_chars(s, shrink=shrink, report=report, number=first + i)
+            for i, s in enumerate(chunk)], report

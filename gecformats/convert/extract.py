@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gecformats.errors import UsageError
 from gecformats.io import write_json
 from gecformats.model import Edit, Parallel, Sentence, Tokens, apply_edits, make_edit, span_order
 from gecformats.report import Tally
@@ -463,11 +464,9 @@ def sentences(items: Iterable[Parallel], tokenizer: str = "en", *, types: str | 
     scheme = types or default_types(tokenizer)
     settings = (tokenizer, scheme, split_substitutions)
     if engine is not None:
-        from gecformats.dist import chunks
+        from gecformats.dist import run_chunks
 
-        size = engine.chunk_size(total)
-        for done in engine.map_chunks(_extract_chunk, chunks(items, size, settings)):
-            yield from _collect(done, report)
+        yield from run_chunks(engine, _extract_chunk, items, settings, report, total)
         return
     if jobs == 0:
         jobs = os.cpu_count() or 1
@@ -541,7 +540,8 @@ combined file, which leaves out annotator 1 where its edits equal annotator 0's)
 
 def parallels(items: Iterable[Sentence], *, alternative: int = 0, joiner: str = " ",
               report: ExtractionReport | None = None, absent: str | None = None,
-              annotators: Iterable[int] = ()) -> Iterator[Parallel]:
+              annotators: Iterable[int] = (), engine: Any = None,
+              total: int | None = None) -> Iterator[Parallel]:
     """:func:`to_parallel` every sentence of a stream, in order, streaming.
 
     Args:
@@ -552,6 +552,8 @@ def parallels(items: Iterable[Sentence], *, alternative: int = 0, joiner: str = 
             the filled references.
         annotators: the annotator ids of the whole input, if known (a first pass over a
             file): an annotator that first appears late is then filled from sentence 1.
+        engine, total: as for :func:`sentences` (with ``absent`` filling, ``annotators``
+            must be the whole input's: each chunk is filled on its own).
 
     Raises:
         ValueError: an unknown ``absent`` policy.
@@ -562,6 +564,16 @@ def parallels(items: Iterable[Sentence], *, alternative: int = 0, joiner: str = 
         report.absent_policy = absent
     fill = absent in ("source", "first")
     known = set(annotators)
+    if engine is not None:
+        from gecformats.dist import run_chunks
+
+        if fill and not known:
+            raise UsageError(f"--engine dask with --absent {absent} needs the annotators "
+                             "known in advance (a file input, read a first time)")
+        yield from run_chunks(engine, _parallels_chunk, items,
+                              (alternative, joiner, absent if fill else None, frozenset(known)),
+                              report, total)
+        return
     for number, sentence in enumerate(items, 1):
         before = report.absent if report is not None else 0
         item = to_parallel(sentence, alternative=alternative, joiner=joiner, report=report,
@@ -572,6 +584,22 @@ def parallels(items: Iterable[Sentence], *, alternative: int = 0, joiner: str = 
             if report is not None:
                 report.absent = before + filled
         yield item
+
+
+def _parallels_chunk(args: tuple[tuple[int, str, str | None, frozenset[int]], int, list[Sentence]]
+                     ) -> tuple[list[Parallel], ExtractionReport]:
+    """One task of ``parallels`` on an engine: a chunk numbered from ``first``."""
+    (alternative, joiner, absent, known), first, chunk = args
+    report = ExtractionReport()
+    out = []
+    for i, sentence in enumerate(chunk):
+        item = to_parallel(sentence, alternative=alternative, joiner=joiner, report=report,
+                           number=first + i)
+        if absent is not None:
+            item, filled = fill_absent(item, known, absent)
+            report.absent += filled
+        out.append(item)
+    return out, report
 
 
 def fill_absent(item: Parallel, annotators: Iterable[int], policy: str) -> tuple[Parallel, int]:

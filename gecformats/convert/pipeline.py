@@ -92,8 +92,8 @@ def convert(
         simplify: text → tokens: convert references from traditional to simplified
             Chinese first (needs an installed converter, see :mod:`gecformats.convert.t2s`).
         jobs: text → tokens: worker processes (same output for any value).
-        engine: text → tokens: a :class:`gecformats.dist.Engine` (open): extract on its Dask
-            workers instead of local processes (same output).
+        engine: a :class:`gecformats.dist.Engine` (open): text → tokens, tokens → text and
+            words → characters run on its Dask workers (same output).
         shards: write ``dest`` as a folder of this many parts and a manifest
             (:mod:`gecformats.convert.shards`); ``source`` may then also be a glob pattern
             of input files, read in name order.
@@ -133,9 +133,15 @@ def convert(
         raise UsageError(f"--absent skip: {writer.NAME} keeps every annotator's reference in "
                          "its place, so an absent one cannot be left out; use --absent "
                          "source|first, or --to nlpcc")
-    if engine is not None and units != ("text", "token"):
-        raise UsageError("--engine dask runs text → M2 edit extraction so far; the other "
-                         "conversions stream on one machine (--engine local)")
+    if engine is not None and units not in (("text", "token"), ("token", "text")) and \
+            not (units == ("token", "token") and tokenizer is not None):
+        raise UsageError("--engine dask runs edit extraction (text → M2), M2 → text and "
+                         "words → characters; this conversion streams on one machine "
+                         "(--engine local)")
+    total = None
+    if engine is not None and engine.partitions and isinstance(source, (str, os.PathLike)) \
+            and os.fspath(source) != "-":
+        total = sum(1 for _ in reader.read(source, **read_options))  # to cut partitions
     _check_options(units, alternative=alternative, types=types,
                    split_substitutions=split_substitutions, simplify=simplify, jobs=jobs)
     if units == ("char", "token"):
@@ -151,10 +157,6 @@ def convert(
         conversion = ExtractionReport()
         if simplify:
             items = _simplified(items, conversion)
-        total = None
-        if engine is not None and engine.partitions and isinstance(source, (str, os.PathLike)) \
-                and os.fspath(source) != "-":
-            total = sum(1 for _ in reader.read(source, **read_options))  # to cut partitions
         items = extract.sentences(items, tokenizer or "en", types=types, report=conversion,
                                   jobs=jobs, split_substitutions=split_substitutions,
                                   engine=engine, total=total)
@@ -167,13 +169,14 @@ def convert(
             known = {k for s in reader.read(source, **read_options) for k in s.annotators if k >= 0}
         items = extract.parallels(items, alternative=alternative,
                                   joiner=extract.joiner_for(tokenizer), report=conversion,
-                                  absent=absent, annotators=known)
+                                  absent=absent, annotators=known, engine=engine, total=total)
     elif units == ("token", "token") and tokenizer is not None:
         if tokenizer != "char":
             raise UsageError(f"M2 → M2 can only split words into characters (--tokenizer "
                                  f"char), not re-tokenize with {tokenizer!r}")
         conversion = ExtractionReport()
-        items = sentences_to_chars(items, shrink=shrink, report=conversion)
+        items = sentences_to_chars(items, shrink=shrink, report=conversion, engine=engine,
+                                   total=total)
     elif "text" in units and units != ("text", "text"):
         raise UsageError(f"no conversion between {reader.NAME} and {writer.NAME}: convert "
                              "through M2")
