@@ -302,9 +302,10 @@ def convert(
         "(default: tasks of 2,048 sentences)."
     ),
     shards: Optional[int] = typer.Option(
-        None, "--shards", min=1, help="Write OUTPUT as a folder of this many parts "
+        None, "--shards", min=0, help="Write OUTPUT as a folder of this many parts "
         "(part-00000.m2 …) with a manifest.json (counts, checksums, versions; complete only "
-        "at the end); INPUT may then be a quoted glob of input files ('in/*.tsv')."
+        "at the end); INPUT may then be a quoted glob of input files ('in/*.tsv'). 0: one "
+        "part per input file, each converted on its own (on the Dask workers in parallel)."
     ),
     resume: bool = typer.Option(
         False, "--resume", help="With --shards: continue a run that stopped, keeping the "

@@ -189,3 +189,22 @@ def test_score_cli_with_the_engine(tmp_path):
     assert refused.exit_code == 2 and "needs --engine dask" in refused.output
     refused = CliRunner().invoke(app, [*args, "--engine", "dask", "--mode", "detection"])
     assert refused.exit_code == 2
+
+
+def test_one_part_per_input_file_on_the_workers(tmp_path, engine):
+    """--shards 0: each input shard converted and written by a worker."""
+    from gecformats.convert.shards import read_manifest
+
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    lines = (FIXTURES / "parallel" / "sample.tsv").read_text(encoding="utf-8").splitlines() * 3
+    for k in range(3):
+        (inputs / f"x{k}.tsv").write_text("\n".join(lines[k::3]) + "\n", encoding="utf-8")
+    local, remote = tmp_path / "local", tmp_path / "remote"
+    convert(str(inputs / "*.tsv"), local, to_format="m2", tokenizer="space", shards=0)
+    report = convert(str(inputs / "*.tsv"), remote, to_format="m2", tokenizer="space",
+                     shards=0, engine=engine)
+    for part in sorted(local.glob("part-*")):
+        assert (remote / part.name).read_bytes() == part.read_bytes()
+    assert read_manifest(remote)["complete"]
+    assert report.conversion.sentences == len(lines)

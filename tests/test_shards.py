@@ -119,3 +119,26 @@ def test_cli(tmp_path, inputs):
                                       "--tokenizer", "space", "--shards", "3"])
     assert result.exit_code == 0, result.output
     assert json.loads((out / MANIFEST).read_text(encoding="utf-8"))["complete"]
+
+
+def test_one_part_per_input_file(tmp_path, inputs, monkeypatch):
+    folder, whole = inputs
+    out = tmp_path / "out"
+    report = convert(str(folder / "*.tsv"), out, to_format="m2", tokenizer="space", shards=0)
+    expected = tmp_path / "whole.m2"
+    convert(whole, expected, tokenizer="space")
+    parts = sorted(out.glob("part-*.m2"))
+    assert len(parts) == 4
+    assert b"".join(p.read_bytes() for p in parts) == expected.read_bytes()
+    manifest = read_manifest(out)
+    assert manifest["complete"] and manifest["total"] == 23
+    assert [p["items"] for p in manifest["parts"]] == [7, 7, 7, 2]
+    assert [p["input"].rsplit("/", 1)[1] for p in manifest["parts"]] == [f"x{k}.tsv" for k in range(4)]
+    assert report.sentences == 23 and report.conversion.sentences == 23
+    # a lost part is made again on --resume, the others are kept
+    (out / "part-00002.m2").unlink()
+    again = convert(str(folder / "*.tsv"), out, to_format="m2", tokenizer="space", shards=0,
+                    resume=True)
+    assert again.sentences == 7
+    assert b"".join(p.read_bytes() for p in sorted(out.glob("part-*.m2"))) == expected.read_bytes()
+    assert check(out) == []

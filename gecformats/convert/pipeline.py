@@ -186,7 +186,7 @@ def convert(
     try:
         if shards is not None:
             report = _sharded(reader, writer, files, raw, counted, dest, shards, resume,
-                              read_options, options,
+                              read_options, options, engine,
                               {"tokenizer": tokenizer, "sentences": sentences, "shrink": shrink,
                                "mapping": mapping, "alternative": alternative, "absent": absent,
                                "types": types, "split_substitutions": split_substitutions,
@@ -199,7 +199,8 @@ def convert(
         unit = "document" if writer.UNIT == "char" else "sentence"
         raise GecFormatError(f"{unit} {counted.count} cannot be written as {writer.NAME}: {exc}",
                              source_name(source), kind="unwritable") from None
-    report.conversion = conversion
+    if report.conversion is None:  # a per-input sharded run brings its merged report
+        report.conversion = conversion
     return report
 
 
@@ -221,20 +222,19 @@ def _input_files(source: Source) -> list[str]:
 
 def _sharded(reader: Any, writer: Any, files: list[str], raw: Iterator[Any], items: Iterable[Any],
              dest: str | os.PathLike[str], shards: int, resume: bool,
-             read_options: dict[str, Any], options: dict[str, Any],
+             read_options: dict[str, Any], options: dict[str, Any], engine: Any,
              conversion: dict[str, Any]) -> Report:
-    """Write the conversion as ``shards`` parts and a manifest (see
-    :mod:`gecformats.convert.shards`)."""
-    from gecformats.convert.shards import describe_inputs, write_sharded
+    """Write the conversion as ``shards`` parts and a manifest, or one part per input file
+    when ``shards`` is 0 (see :mod:`gecformats.convert.shards`)."""
+    from gecformats.convert.shards import describe_inputs, write_per_input, write_sharded
     from gecformats.tokenize import get_tokenizer
 
-    if shards < 1:
-        raise UsageError("--shards must be at least 1")
+    if shards < 0:
+        raise UsageError("--shards must be 0 (one part per input file) or more")
     if os.fspath(dest) == "-" or "-" in files:
         raise UsageError("--shards reads files and writes a folder, not standard input/output")
     if writer.NAME in ("parallel", "hoo2011", "hoo2012"):
         raise UsageError(f"--shards writes one file per part; {writer.NAME} output is a folder")
-    total = sum(1 for f in files for _ in reader.read(f, **read_options))
     settings = {"from": reader.NAME, "to": writer.NAME,
                 "options": {k: v for k, v in sorted({**conversion, **options}.items())
                             if v is not None and v is not False}}
@@ -243,6 +243,13 @@ def _sharded(reader: Any, writer: Any, files: list[str], raw: Iterator[Any], ite
         tok = get_tokenizer(name)
         settings["tokenizer"] = f"{tok.name}:{tok.version}"
     suffix = writer.SUFFIXES[0] if writer.SUFFIXES else ".txt"
+    if shards == 0:
+        kwargs = {"from_format": reader.NAME, "to_format": writer.NAME,
+                  **{k: v for k, v in conversion.items() if v is not None}, **read_options,
+                  **options}
+        return write_per_input(files, dest, suffix=suffix, settings=settings, options=kwargs,
+                               engine=engine, resume=resume)
+    total = sum(1 for f in files for _ in reader.read(f, **read_options))
     return write_sharded(writer, raw, items, dest, shards=shards, total=total, suffix=suffix,
                          settings=settings, inputs=describe_inputs(files), resume=resume,
                          **options)

@@ -1,6 +1,12 @@
 """Sharded output: ``OUT/part-00000.m2 …`` and a manifest, so a run can be resumed and a
 partial output is never taken for a whole one.
 
+Two layouts: ``--shards N`` cuts the converted stream into ``N`` equal parts, written in
+order by one process (:func:`write_sharded`); ``--shards 0`` makes one part per input file
+(a glob of input shards), each converted and written on its own, on the workers of a Dask
+engine in parallel (:func:`write_per_input`): the layout for corpora too large to pass
+through one process.
+
 ``gecformats convert IN OUT --shards N`` writes the items of the conversion in ``N``
 consecutive parts of equal size (the last one shorter), each part atomically (whole or not
 at all), and after each part ``OUT/manifest.json``::
@@ -168,6 +174,90 @@ def write_sharded(
         manifest["parts"].append({"name": name, "items": part.sentences,
                                   "bytes": path.stat().st_size, "sha256": file_digest(path)})
         write_json(manifest, folder / MANIFEST)
+    manifest["complete"] = True
+    write_json(manifest, folder / MANIFEST)
+    return report
+
+
+def convert_part(task: tuple[dict[str, Any], int, list[tuple[str, str]]]) -> tuple[list[dict[str, Any]], Any]:
+    """One task of :func:`write_per_input`: convert each ``(input, part)`` pair of the task
+    with the local pipeline, writing the part (atomically); the parts' manifest entries and
+    the merged extraction report (``None`` for other conversions)."""
+    from gecformats.convert.pipeline import convert
+
+    options, _first, pairs = task
+    entries = []
+    merged = None
+    for source, part in pairs:
+        report = convert(source, part, **options)
+        entries.append({"name": os.path.basename(part), "input": source,
+                        "items": report.sentences, "bytes": os.path.getsize(part),
+                        "sha256": file_digest(part),
+                        "dropped": {w: l.count for w, l in report.losses.items()}})
+        if report.conversion is not None and hasattr(report.conversion, "merge"):
+            if merged is None:
+                merged = type(report.conversion)()
+            merged.merge(report.conversion)
+    return entries, merged
+
+
+def write_per_input(files: Sequence[str], dest: str | os.PathLike[str], *, suffix: str,
+                    settings: dict[str, Any], options: dict[str, Any], engine: Any = None,
+                    resume: bool = False) -> Report:
+    """One part per input file (``part-<k>`` for the k-th file in name order), each
+    converted on its own: on ``engine``'s workers in parallel (they must see ``dest`` and
+    the inputs: a shared file system), else here one after the other.
+
+    Returns:
+        The report: items written and what was dropped, summed over the parts written in
+        this run; ``conversion`` the merged extraction report when there is one.
+
+    Raises:
+        UsageError: ``dest`` holds another run's output, or is not empty without a manifest.
+    """
+    folder = Path(dest).absolute()
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--shards writes a folder; {dest} is a file")
+    inputs = describe_inputs(files)
+    manifest: dict[str, Any] = {"complete": False, "gecformats": __version__,
+                                "settings": settings, "inputs": inputs, "total": None,
+                                "part_size": None, "parts": []}
+    old = read_manifest(folder)
+    done: dict[str, dict[str, Any]] = {}
+    if old is not None:
+        same = all(old.get(k) == manifest[k] for k in ("settings", "inputs", "part_size"))
+        if not resume or not same:
+            why = "another run's output" if not same else "an earlier run's output"
+            raise UsageError(f"{dest} holds {why} ({MANIFEST}); "
+                             + ("add --resume to continue it" if same and not resume else
+                                "write to an empty folder"))
+        for part in old.get("parts", []):
+            path = folder / str(part.get("name"))
+            if path.is_file() and file_digest(path) == part.get("sha256"):
+                done[part["name"]] = part
+    elif folder.exists() and any(folder.iterdir()):
+        raise UsageError(f"{dest} is not empty and has no {MANIFEST}: write to an empty folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    names = [f"part-{k:05d}{suffix}" for k in range(len(files))]
+    manifest["parts"] = [done[n] for n in names if n in done]
+    write_json(manifest, folder / MANIFEST)
+    todo = [(os.path.abspath(f), str(folder / n)) for f, n in zip(files, names) if n not in done]
+    report = Report()
+    tasks = ((options, k + 1, [pair]) for k, pair in enumerate(todo))
+    results = engine.map_chunks(convert_part, tasks) if engine is not None else map(convert_part, tasks)
+    for entries, conversion in results:
+        for entry in entries:
+            report.sentences += entry["items"]
+            for what, count in entry["dropped"].items():
+                report.drop(what, entry["name"], count)
+            manifest["parts"].append(entry)
+        if conversion is not None:
+            if report.conversion is None:
+                report.conversion = type(conversion)()
+            report.conversion.merge(conversion)
+        manifest["parts"].sort(key=lambda p: p["name"])
+        write_json(manifest, folder / MANIFEST)
+    manifest["total"] = sum(p["items"] for p in manifest["parts"])
     manifest["complete"] = True
     write_json(manifest, folder / MANIFEST)
     return report
