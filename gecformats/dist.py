@@ -28,6 +28,7 @@ Dask (``pip install 'gecformats[dask]'``) is needed only here; nothing else impo
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -90,7 +91,7 @@ class Engine:
         processes: local cluster only: workers in processes (default) or threads.
         partitions: split an input of known size into this many tasks (``None``: tasks of
             :data:`DEFAULT_CHUNK` items).
-        retries: further attempts of a task that raised.
+        retries: further attempts of a task that raised or was lost with its worker.
     """
 
     def __init__(self, scheduler: str | None = None, *, workers: int | None = None,
@@ -146,27 +147,57 @@ class Engine:
         """``function(task)`` for every task, computed on the cluster, yielded in task order
         with at most :data:`IN_FLIGHT` tasks per worker outstanding.
 
+        A task's data is scattered to a worker rather than put in the task definition (the
+        scheduler keeps definitions it has seen: a long run would grow the client's memory
+        by the size of its input).  A task that fails, or whose data was lost with its
+        worker, is sent again up to ``retries`` times from the copy kept here until its
+        result arrives.
+
         Raises:
-            GecFormatError: a task failed (its exception and the task number named); the
-                remaining tasks are cancelled.
+            GecFormatError: a task failed every attempt (its exception and the task number
+                named); the remaining tasks are cancelled.
         """
         if self.client is None:
             raise RuntimeError("use the Engine in a with block")
-        pending: deque[Any] = deque()
+        pending: deque[tuple[Any, Any]] = deque()
         limit = IN_FLIGHT * self.n_workers
         number = 0
+
+        def send(task: Any) -> Any:
+            for attempt in range(5):
+                try:
+                    data = self.client.scatter(task, hash=False)
+                    return self.client.submit(function, data, pure=False)
+                except Exception as exc:  # the worker chosen went away: choose again
+                    if attempt == 4:
+                        raise GecFormatError(f"cannot send task {number + len(pending) + 1} "
+                                             f"to the Dask cluster: {type(exc).__name__}: "
+                                             f"{exc}") from None
+                    time.sleep(0.2 * (attempt + 1))
+            raise AssertionError("unreachable")
+
+        def take() -> Any:
+            nonlocal number
+            number += 1
+            future, task = pending.popleft()
+            for attempt in range(self.retries + 1):
+                try:
+                    return _result(future, number)
+                except GecFormatError:
+                    if attempt == self.retries:
+                        raise
+                    future = send(task)
+            raise AssertionError("unreachable")
+
         try:
             for task in tasks:
-                pending.append(self.client.submit(function, task, pure=False,
-                                                  retries=self.retries))
+                pending.append((send(task), task))
                 if len(pending) >= limit:
-                    number += 1
-                    yield _result(pending.popleft(), number)
+                    yield take()
             while pending:
-                number += 1
-                yield _result(pending.popleft(), number)
+                yield take()
         finally:
-            for future in pending:
+            for future, _ in pending:
                 future.cancel()
 
 
