@@ -31,6 +31,7 @@ from maxmatch import AnnotatorResult, f_counts, shrink_edit
 
 from gecformats.errors import GecFormatError
 from gecformats.formats.m2 import DELETION_META
+from gecformats.metrics.py2order import py2_float
 from gecformats.metrics.score import ScoredSentence, ScoreResult, Scoring, format_m2scorer
 
 USAGE = """\
@@ -227,14 +228,6 @@ def _py2_str(text: str, unicode_empty: bool = False) -> str:
         else:
             out.append(ch)
     return f"u{quote}{''.join(out)}{quote}"
-
-
-def py2_float(value: float) -> str:
-    """Python 2's ``str(float)``: ``%.12g``, with ``.0`` added to a bare integer."""
-    text = "%.12g" % value
-    if not any(mark in text for mark in (".", "e", "inf", "nan")):
-        text += ".0"
-    return text
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from conftest import FIXTURES, SHARED, shared_file
 from gecformats.cli import app
 from gecformats.formats.m2 import read as m2_read
-from gecformats.m2scorer_cli import py2_float, run as maxmatch_run
+from gecformats.m2scorer_cli import run as maxmatch_run
+from gecformats.metrics.py2order import py2_float
 
 SCORE = FIXTURES / "score"
 GOLD = SCORE / "sample.m2"

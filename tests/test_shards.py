@@ -28,18 +28,24 @@ def inputs(tmp_path):
                                           encoding="utf-8")
     whole = tmp_path / "whole.tsv"
     whole.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return folder, whole
+    expected = tmp_path / "whole.m2"
+    convert(whole, expected, tokenizer="space")
+    return folder, expected.read_bytes()
+
+
+def joined(out):
+    """The parts of a sharded output, concatenated, and their paths."""
+    parts = sorted(out.glob("part-*.m2"))
+    return b"".join(p.read_bytes() for p in parts), parts
 
 
 def test_parts_and_manifest(tmp_path, inputs):
-    folder, whole = inputs
+    folder, expected = inputs
     out = tmp_path / "out"
     report = convert(str(folder / "*.tsv"), out, to_format="m2", tokenizer="space", shards=4)
-    expected = tmp_path / "whole.m2"
-    convert(whole, expected, tokenizer="space")
-    parts = sorted(out.glob("part-*.m2"))
+    data, parts = joined(out)
     assert [p.name for p in parts] == [f"part-0000{k}.m2" for k in range(4)]
-    assert b"".join(p.read_bytes() for p in parts) == expected.read_bytes()
+    assert data == expected
     manifest = read_manifest(out)
     assert manifest["complete"] and manifest["total"] == 23 and manifest["part_size"] == 6
     assert [p["items"] for p in manifest["parts"]] == [6, 6, 6, 5]
@@ -50,7 +56,7 @@ def test_parts_and_manifest(tmp_path, inputs):
 
 
 def test_a_stopped_run_is_marked_and_resumed(tmp_path, inputs, monkeypatch):
-    folder, whole = inputs
+    folder, expected = inputs
     out = tmp_path / "out"
     real = m2.write
     calls = []
@@ -74,9 +80,7 @@ def test_a_stopped_run_is_marked_and_resumed(tmp_path, inputs, monkeypatch):
     report = convert(str(folder / "*.tsv"), out, to_format="m2", tokenizer="space", shards=4,
                      resume=True)
     assert report.conversion.sentences == 11  # the 12 items of the kept parts not converted again
-    expected = tmp_path / "whole.m2"
-    convert(whole, expected, tokenizer="space")
-    assert b"".join(p.read_bytes() for p in sorted(out.glob("part-*"))) == expected.read_bytes()
+    assert joined(out)[0] == expected
     assert check(out) == []
 
 
@@ -122,14 +126,11 @@ def test_cli(tmp_path, inputs):
 
 
 def test_one_part_per_input_file(tmp_path, inputs, monkeypatch):
-    folder, whole = inputs
+    folder, expected = inputs
     out = tmp_path / "out"
     report = convert(str(folder / "*.tsv"), out, to_format="m2", tokenizer="space", shards=0)
-    expected = tmp_path / "whole.m2"
-    convert(whole, expected, tokenizer="space")
-    parts = sorted(out.glob("part-*.m2"))
-    assert len(parts) == 4
-    assert b"".join(p.read_bytes() for p in parts) == expected.read_bytes()
+    data, parts = joined(out)
+    assert len(parts) == 4 and data == expected
     manifest = read_manifest(out)
     assert manifest["complete"] and manifest["total"] == 23
     assert [p["items"] for p in manifest["parts"]] == [7, 7, 7, 2]
@@ -140,5 +141,5 @@ def test_one_part_per_input_file(tmp_path, inputs, monkeypatch):
     again = convert(str(folder / "*.tsv"), out, to_format="m2", tokenizer="space", shards=0,
                     resume=True)
     assert again.sentences == 7
-    assert b"".join(p.read_bytes() for p in sorted(out.glob("part-*.m2"))) == expected.read_bytes()
+    assert joined(out)[0] == expected
     assert check(out) == []

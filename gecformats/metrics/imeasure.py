@@ -42,7 +42,7 @@ from typing import Any
 
 from gecformats.errors import GecFormatError
 from gecformats.io import text_lines
-from gecformats.metrics.py2order import Table, py2_hash, set_order
+from gecformats.metrics.py2order import Table, py2_float, set_order
 from gecformats.model import LocusSentence
 
 ASPECTS = ("d", "c")
@@ -249,15 +249,6 @@ def _three_way_backtrace(d: list[list[list[int] | None]], s1: Sequence[str],
         lc.append(s3[k - 1] if step[2] else "")
         i, j, k = i - step[0], j - step[1], k - step[2]
     return la[::-1], lb[::-1], lc[::-1]
-
-
-def _three_way_full(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str]
-                    ) -> tuple[list[str], list[str], list[str]]:
-    """The unbanded table (a test oracle for :func:`_three_way`)."""
-    n1, n2, n3 = len(s1), len(s2), len(s3)
-    d = _banded_table(s1, s2, s3, _pair_table(s1, s2), _pair_table(s1, s3),
-                      _pair_table(s2, s3), 4 * (n1 + n2 + n3) + 8)
-    return _three_way_backtrace(d, s1, s2, s3)
 
 
 def align(source: Sequence[str], hypothesis: Sequence[str], reference: Sequence[str]
@@ -813,15 +804,6 @@ def check_maximise(name: str) -> None:
                          f"{', '.join(METRICS)} (e.g. cwacc), not {name!r}")
 
 
-def evaluate(golds: Iterable[GoldSentence], hypotheses: Iterable[Sequence[str]],
-             **options: Any) -> Iterator[tuple[IMeasure, SentenceResult]]:
-    """Score hypotheses against gold sentences pairwise, yielding the running evaluation
-    after each sentence (its last state has the corpus totals)."""
-    run = IMeasure(**options)
-    for gold, hyp in zip(golds, hypotheses):
-        yield run, run.add(gold, hyp)
-
-
 # ------------------------------------------------------------------------- files
 
 
@@ -912,13 +894,6 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
 RULE = "-" * 117
 
 
-def _py2_float(value: float) -> str:
-    text = "%.12g" % value
-    if not any(mark in text for mark in (".", "e", "inf", "nan")):
-        text += ".0"
-    return text
-
-
 def format_info(hyp_name: str, gold_name: str, run: IMeasure) -> str:
     """The original's header block."""
     return "\n".join([
@@ -928,8 +903,8 @@ def format_info(hyp_name: str, gold_name: str, run: IMeasure) -> str:
         f"Maximising metric  : {run.metric.upper()} - "
         f"{'DETECTION' if run.aspect == 0 else 'CORRECTION'}",
         f"Optimise for       : {'SENTENCE' if run.optimise == 'sentence' else 'CORPUS'}",
-        f"WAcc weight        : {_py2_float(run.weight)}",
-        f"F beta             : {_py2_float(run.beta)}",
+        f"WAcc weight        : {py2_float(run.weight)}",
+        f"F beta             : {py2_float(run.beta)}",
         RULE,
     ]) + "\n"
 
@@ -1006,8 +981,8 @@ def signature(run: IMeasure) -> str:
     from gecformats import __version__
 
     return (f"metric:imeasure|maximise:{run.maximise}|optimise:{run.optimise}|"
-            f"mix:{'yes' if run.mix else 'no'}|beta:{_py2_float(run.beta)}|"
-            f"w:{_py2_float(run.weight)}|align:sp-0-2-3|gecformats:{__version__}")
+            f"mix:{'yes' if run.mix else 'no'}|beta:{py2_float(run.beta)}|"
+            f"w:{py2_float(run.weight)}|align:sp-0-2-3|gecformats:{__version__}")
 
 
 def to_json(systems: Sequence[SystemRun], per_sentence: bool = False) -> dict[str, Any]:
@@ -1028,5 +1003,5 @@ def to_json(systems: Sequence[SystemRun], per_sentence: bool = False) -> dict[st
 
 
 __all__ = ["AspectScores", "GoldSentence", "IMeasure", "align", "better", "candidates",
-           "counts", "evaluate", "format_header", "format_info", "format_rows", "improvement",
-           "py2_hash", "scores"]
+           "counts", "evaluate_files", "format_header", "format_info", "format_rows",
+           "improvement", "scores", "search", "segments"]

@@ -1,4 +1,5 @@
-"""The iteration order of Python 2.7's ``dict`` and ``set``, for reproducing old tools exactly.
+"""The iteration order of Python 2.7's ``dict`` and ``set`` (and its ``str(float)``), for
+reproducing old tools exactly.
 
 Felice & Briscoe's ``ieval.py`` keeps the first of several equally good references, and the
 order in which it tries them is the order of a Python 2.7 ``dict`` keyed by the reference
@@ -138,6 +139,14 @@ class Table:
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self.keys())
+
+
+def py2_float(value: float) -> str:
+    """Python 2's ``str(float)``: ``%.12g``, with ``.0`` added to a bare integer."""
+    text = "%.12g" % value
+    if not any(mark in text for mark in (".", "e", "inf", "nan")):
+        text += ".0"
+    return text
 
 
 def set_order(items: Iterable[Hashable]) -> list[Any]:
