@@ -211,6 +211,19 @@ TARGETS = [
     Target("fce", "fce", [
         ["convert", "{in}", "{out}.m2", "--from", "fce"],
         ["convert", "{in}/doc1.xml", "{out}.json", "--from", "fce", "--to", "bea"]]),
+    Target("imeasure-gold", "imeasure/gold.xml", [
+        ["imeasure", "{fixture:imeasure/sys.txt}", "--gold", "{in}"],
+        ["imeasure", "{fixture:imeasure/sys.txt}", "--gold", "{in}", "--per-sentence",
+         "--format", "json", "--enumerate-max", "0"]], ".xml"),
+    Target("imeasure-hyp", "imeasure/sys.txt", [
+        ["imeasure", "{in}", "--gold", "{fixture:imeasure/gold.xml}", "--no-mix"],
+        ["imeasure", "{in}", "--gold", "{fixture:imeasure/gold.xml}", "--format", "tsv"]], ".txt"),
+    Target("shards", "parallel/sample.tsv", [
+        ["convert", "{in}", "{out}", "--to", "m2", "--tokenizer", "space", "--shards", "2"]],
+           ".tsv"),
+    Target("shards-per-input", "parallel/sample.tsv", [
+        ["convert", "{in}", "{out}", "--to", "m2", "--tokenizer", "space", "--shards", "0"]],
+           ".tsv"),
     Target("c4edits", "c4edits", [
         ["convert", "{in}/edits.tsv", "{out}.tsv", "--from", "c4edits", "--text", "{in}/sentences.tsv"],
         ["convert", "{in}/edits.tsv", "{out}.m2", "--from", "c4edits", "--text", "{in}/sentences.tsv"]]),

@@ -143,3 +143,14 @@ def test_one_part_per_input_file(tmp_path, inputs, monkeypatch):
     assert again.sentences == 7
     assert joined(out)[0] == expected
     assert check(out) == []
+
+
+@pytest.mark.parametrize("shards", [2, 0])
+def test_a_run_failing_before_any_part_leaves_nothing(tmp_path, shards):
+    """Found by the fuzz test: bad input left a folder with an incomplete manifest."""
+    bad = tmp_path / "bad.tsv"
+    bad.write_bytes(b"fine\tfine .\n\xff broken\n")
+    out = tmp_path / "out"
+    with pytest.raises(GecFormatError):
+        convert(bad, out, to_format="m2", tokenizer="space", shards=shards)
+    assert not out.exists()

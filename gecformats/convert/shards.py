@@ -30,6 +30,8 @@ import hashlib
 import itertools
 import json
 import os
+import shutil
+from contextlib import contextmanager
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -102,6 +104,21 @@ def check(folder: str | os.PathLike[str]) -> list[str]:
     return problems
 
 
+@contextmanager
+def _new_folder(folder: Path, written: list[Any]) -> Iterator[None]:
+    """Create ``folder`` for a run; if the run fails before any part is written, remove it
+    again (nothing to resume), so that a failed run leaves nothing behind.  Once a part is
+    written, the folder stays, its manifest saying ``complete: false``, for ``--resume``."""
+    created = not folder.exists()
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        yield
+    except BaseException:
+        if created and not written:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+
+
 def write_sharded(
     writer: Any,
     raw: Iterator[Any],
@@ -156,26 +173,27 @@ def write_sharded(
         manifest["parts"] = old["parts"][:start]
     elif folder.exists() and any(folder.iterdir()):
         raise UsageError(f"{dest} is not empty and has no {MANIFEST}: write to an empty folder")
-    folder.mkdir(parents=True, exist_ok=True)
-    write_json(manifest, folder / MANIFEST)
-    skipped = start * size
-    for _ in itertools.islice(raw, skipped):
-        pass
     report = Report()
-    stream = iter(items)
-    count = max(1, -(-total // size)) if total else 0
-    for k in range(start, count):
-        name = f"part-{k:05d}{suffix}"
-        part = writer.write(itertools.islice(stream, size), folder / name, **options)
-        report.sentences += part.sentences
-        report.dropped.merge(part.dropped)
-        report.notes.merge(part.notes)
-        path = folder / name
-        manifest["parts"].append({"name": name, "items": part.sentences,
-                                  "bytes": path.stat().st_size, "sha256": file_digest(path)})
+    with _new_folder(folder, manifest["parts"]):
         write_json(manifest, folder / MANIFEST)
-    manifest["complete"] = True
-    write_json(manifest, folder / MANIFEST)
+        skipped = start * size
+        for _ in itertools.islice(raw, skipped):
+            pass
+        stream = iter(items)
+        count = max(1, -(-total // size)) if total else 0
+        for k in range(start, count):
+            name = f"part-{k:05d}{suffix}"
+            part = writer.write(itertools.islice(stream, size), folder / name, **options)
+            report.sentences += part.sentences
+            report.dropped.merge(part.dropped)
+            report.notes.merge(part.notes)
+            path = folder / name
+            manifest["parts"].append({"name": name, "items": part.sentences,
+                                      "bytes": path.stat().st_size,
+                                      "sha256": file_digest(path)})
+            write_json(manifest, folder / MANIFEST)
+        manifest["complete"] = True
+        write_json(manifest, folder / MANIFEST)
     return report
 
 
@@ -237,27 +255,28 @@ def write_per_input(files: Sequence[str], dest: str | os.PathLike[str], *, suffi
                 done[part["name"]] = part
     elif folder.exists() and any(folder.iterdir()):
         raise UsageError(f"{dest} is not empty and has no {MANIFEST}: write to an empty folder")
-    folder.mkdir(parents=True, exist_ok=True)
     names = [f"part-{k:05d}{suffix}" for k in range(len(files))]
     manifest["parts"] = [done[n] for n in names if n in done]
-    write_json(manifest, folder / MANIFEST)
     todo = [(os.path.abspath(f), str(folder / n)) for f, n in zip(files, names) if n not in done]
     report = Report()
-    tasks = ((options, k + 1, [pair]) for k, pair in enumerate(todo))
-    results = engine.map_chunks(convert_part, tasks) if engine is not None else map(convert_part, tasks)
-    for entries, conversion in results:
-        for entry in entries:
-            report.sentences += entry["items"]
-            for what, count in entry["dropped"].items():
-                report.drop(what, entry["name"], count)
-            manifest["parts"].append(entry)
-        if conversion is not None:
-            if report.conversion is None:
-                report.conversion = type(conversion)()
-            report.conversion.merge(conversion)
-        manifest["parts"].sort(key=lambda p: p["name"])
+    with _new_folder(folder, manifest["parts"]):
         write_json(manifest, folder / MANIFEST)
-    manifest["total"] = sum(p["items"] for p in manifest["parts"])
-    manifest["complete"] = True
-    write_json(manifest, folder / MANIFEST)
+        tasks = ((options, k + 1, [pair]) for k, pair in enumerate(todo))
+        results = (engine.map_chunks(convert_part, tasks) if engine is not None
+                   else map(convert_part, tasks))
+        for entries, conversion in results:
+            for entry in entries:
+                report.sentences += entry["items"]
+                for what, count in entry["dropped"].items():
+                    report.drop(what, entry["name"], count)
+                manifest["parts"].append(entry)
+            if conversion is not None:
+                if report.conversion is None:
+                    report.conversion = type(conversion)()
+                report.conversion.merge(conversion)
+            manifest["parts"].sort(key=lambda p: p["name"])
+            write_json(manifest, folder / MANIFEST)
+        manifest["total"] = sum(p["items"] for p in manifest["parts"])
+        manifest["complete"] = True
+        write_json(manifest, folder / MANIFEST)
     return report
