@@ -250,18 +250,24 @@ def close_lattice(lat: Lattice, max_unchanged_words: int,
     append = edges.append
     noop_positions = lat.noop_positions
     rewritten = lat.rewritten
-    base_out: dict[int, list[tuple[int, int]]] = {}
     inn: dict[int, list[int]] = {v: [] for v in lat.vertices}
+    # out-arcs of each vertex as (j, packed, noop?, inn[j].append): the flag and the bound
+    # method are looked up once per base arc instead of once per combination
+    base_out: dict[int, list[tuple[int, int, bool, object]]] = {}
     last = -1
     for key in lat.base:
         if key == last:
             continue
         last = key
         u, w = divmod(key, nc)
-        base_out.setdefault(u, []).append((w, info[key]))
-        inn[w].append(u)
+        packed = info[key]
+        add_in = inn[w].append
+        base_out.setdefault(u, []).append((w, packed, packed == _BASE_NOOP, add_in))
+        add_in(u)
     limit = max_unchanged_words
     get = info.get
+    add_noop = noop_positions.append
+    shift, mask = SHIFT, MASK
     # Every base arc k -> j has length 1 and 0 (substitution, insertion, deletion) or 1
     # (noop) unchanged words, so for an in-arc i -> k of length d and u unchanged words the
     # combination has length d + 1: it overwrites an existing arc iff that one is longer
@@ -276,30 +282,32 @@ def close_lattice(lat: Lattice, max_unchanged_words: int,
         if not ins:
             continue
         ins.sort()
-        changing = [(j, pkj) for j, pkj in outs if pkj != _BASE_NOOP]
+        near_cap = len(edges) + 3 * len(ins) > cap
+        changing = [out for out in outs if not out[2]]
         for i in ins:
-            if len(edges) > cap:  # checked per in-neighbour: one adds at most 3 edges
+            if near_cap and len(edges) > cap:  # per in-neighbour: one adds at most 3 edges
                 raise LatticeTooLarge(len(edges), max_edges)  # type: ignore[arg-type]
-            pik = info[i * nc + k]
-            unchanged = pik & MASK
+            inc = i * nc
+            pik = info[inc + k]
+            unchanged = pik & mask
             if unchanged > limit:
                 continue
             targets = outs if unchanged < limit else changing
-            all_noop = unchanged == pik >> SHIFT
-            longer = ((pik >> SHIFT) + 2) << SHIFT
-            inc = i * nc
-            for j, pkj in targets:
+            dist = pik >> shift
+            all_noop = unchanged == dist
+            longer = (dist + 2) << shift
+            for j, pkj, noop, add_in in targets:
                 key = inc + j
                 cur = get(key)
                 if cur is None:
-                    if all_noop and pkj == _BASE_NOOP:
-                        noop_positions.append(len(edges))
+                    if all_noop and noop:
+                        add_noop(len(edges))
                     append(key)
                     info[key] = pik + pkj
-                    inn[j].append(i)
+                    add_in(i)
                 elif cur >= longer:
-                    if all_noop and pkj == _BASE_NOOP:
-                        noop_positions.append(len(edges))
+                    if all_noop and noop:
+                        add_noop(len(edges))
                     append(key)
                     info[key] = pik + pkj
                     rewritten[key] = rewritten.get(key, 0) + 1
