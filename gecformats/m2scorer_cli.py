@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import getopt
 import sys
-import tempfile
 from collections.abc import Sequence
 from typing import IO
 
@@ -78,15 +77,12 @@ def run(args: list[str], out: IO[str], err: IO[str]) -> int:
     verbose = options.pop("verbose")
     scoring = Scoring(files[0], files[1], **options)  # type: ignore[arg-type]
     try:
-        # the trace waits until both files are known to have the same number of sentences
-        with tempfile.SpooledTemporaryFile(8 << 20, "w+", encoding="utf-8") as trace:
-            for scored in scoring:
-                if verbose:
-                    trace.write(sentence_trace(scored, scoring.beta))
+        if verbose:
+            result = _traced(scoring, out)
+        else:
+            for _ in scoring:
+                pass
             result = scoring.result()
-            trace.seek(0)
-            for chunk in iter(lambda: trace.read(1 << 16), ""):
-                out.write(chunk)
     except GecFormatError as exc:
         err.write(f"maxmatch: {exc}\n")
         return 1
@@ -98,6 +94,21 @@ def run(args: list[str], out: IO[str], err: IO[str]) -> int:
         out.write(final_trace(result))
     out.write(format_m2scorer(result) + "\n")
     return 0
+
+
+def _traced(scoring: Scoring, out: IO[str]) -> ScoreResult:
+    """Score with the ``-v`` trace, written to ``out`` only once both files are known to
+    have the same number of sentences (spooled to a temporary file until then)."""
+    import tempfile  # only the trace needs it: a plain run starts faster without
+
+    with tempfile.SpooledTemporaryFile(8 << 20, "w+", encoding="utf-8") as trace:
+        for scored in scoring:
+            trace.write(sentence_trace(scored, scoring.beta))
+        result = scoring.result()
+        trace.seek(0)
+        for chunk in iter(lambda: trace.read(1 << 16), ""):
+            out.write(chunk)
+    return result
 
 
 def _options(opts: list[tuple[str, str]]) -> dict[str, object]:
