@@ -81,12 +81,14 @@ class Relaxation:
 
     It behaves as the list of triples where the search needs it (iteration, ``len``,
     indexing); :meth:`copy` shares the vertex lists and copies only the weights, the one
-    part an annotator's overrides change."""
+    part an annotator's overrides change.  ``ordered``: how many leading triples are the
+    base edges, sorted by source vertex (which :func:`bellman_ford` uses to skip a pass
+    that provably changes nothing)."""
 
-    __slots__ = ("us", "vs", "ws")
+    __slots__ = ("us", "vs", "ws", "ordered")
 
-    def __init__(self, us: list[int], vs: list[int], ws: list[float]) -> None:
-        self.us, self.vs, self.ws = us, vs, ws
+    def __init__(self, us: list[int], vs: list[int], ws: list[float], ordered: int = 0) -> None:
+        self.us, self.vs, self.ws, self.ordered = us, vs, ws, ordered
 
     def __iter__(self) -> Iterator[tuple[int, int, float]]:
         return zip(self.us, self.vs, self.ws)
@@ -102,7 +104,7 @@ class Relaxation:
 
     def copy(self) -> Relaxation:
         """A copy whose weights can be changed without touching this one."""
-        return Relaxation(self.us, self.vs, self.ws.copy())
+        return Relaxation(self.us, self.vs, self.ws.copy(), self.ordered)
 
 
 class SentenceSearch:
@@ -165,7 +167,7 @@ class SentenceSearch:
             us += [k // nc for k in arcs]
             vs += [k % nc for k in arcs]
             ws += [special[k] if k in special else (info[k] >> SHIFT) + EPSILON for k in arcs]
-        self.relax = Relaxation(us, vs, ws)
+        self.relax = Relaxation(us, vs, ws, self._nbase)
         self._rows: dict[int, list[int]] | None = None
         self._arc_pos: dict[int, list[int]] | None = None
 
@@ -270,20 +272,52 @@ def bellman_ford(relax: Iterable[tuple[int, int, float]], ncells: int, nvertices
 
     Passes over ``relax`` in list order, stopping after the first pass without a change (exact:
     a pass that changes nothing leaves every later pass unchanged) or after ``|V| - 1`` passes.
-    Returns the predecessor array (``-1`` = none)."""
+    Returns the predecessor array (``-1`` = none).
+
+    For a :class:`Relaxation` whose first ``ordered`` triples are the base edges sorted by
+    source, the pass that would change nothing is not run either.  Exact: a relaxation can
+    only succeed if its source's distance dropped since the relaxation was last tried.  A
+    distance lowered in the sorted part is lowered before any edge leaving that vertex is
+    tried in the same pass (they all come later); one lowered in the rest (the phrase arcs)
+    is lowered after the vertex's base edges were tried, unless the vertex is the last one,
+    which has no out-edge.  So when no vertex but the last changed after the sorted part, the
+    next pass would change nothing, and its result is the current one."""
     inf = float("inf")
     d = [inf] * ncells
     d[0] = 0.0
     pred = [-1] * ncells
+    ordered = relax.ordered if isinstance(relax, Relaxation) else 0
+    if not ordered:
+        for _ in range(nvertices - 1):
+            changed = False
+            for u, v, w in relax:
+                nd = d[u] + w
+                if nd < d[v]:
+                    d[v] = nd
+                    pred[v] = u
+                    changed = True
+            if not changed:
+                break
+        return pred
+    assert isinstance(relax, Relaxation)
+    base = relax.us[:ordered], relax.vs[:ordered], relax.ws[:ordered]
+    arcs = relax.us[ordered:], relax.vs[ordered:], relax.ws[ordered:]
+    sink = ncells - 1
     for _ in range(nvertices - 1):
-        changed = False
-        for u, v, w in relax:
+        for u, v, w in zip(*base):
             nd = d[u] + w
             if nd < d[v]:
                 d[v] = nd
                 pred[v] = u
-                changed = True
-        if not changed:
+        again = False
+        for u, v, w in zip(*arcs):
+            nd = d[u] + w
+            if nd < d[v]:
+                d[v] = nd
+                pred[v] = u
+                if v != sink:
+                    again = True
+        if not again:
             break
     return pred
 
