@@ -120,22 +120,25 @@ class Lattice:
         return self.info[key] >> SHIFT
 
 
-def _banded_matrix(source: Sequence[str], hyp: Sequence[str], sub_cost: int) -> list[list[int]]:
-    """The Levenshtein matrix, exact on every cell of a minimum-cost path (§5.1).
+def _banded_matrices(source: Sequence[str], hyp: Sequence[str]
+                     ) -> tuple[list[list[int]], list[list[int]]]:
+    """The Levenshtein matrices with substitution cost 1 and 2, exact on every cell of a
+    minimum-cost path (§5.1), computed in one sweep (they share every comparison).
 
     Exact shortcut: a cell ``(i, j)`` on a minimum-cost path of total ``T`` satisfies
     ``|i-j| + |(n-m)-(i-j)| <= T`` (every step that changes ``i-j`` costs at least 1), so only
     the diagonals ``i-j`` in ``[min(0, n-m) - x, max(0, n-m) + x]`` with ``2x >= T - |n-m|``
     are computed; the other cells hold a value larger than any path cost, so they never
-    attain a minimum.  ``x`` starts small and is widened once if the banded total shows it
-    was too small (the banded total is an upper bound of ``T``)."""
+    attain a minimum.  ``x`` starts small and is widened once if the banded total of the
+    cost-2 matrix (an upper bound of both totals, which it never exceeds) shows it was too
+    small.  A band wider than one matrix needs only makes more of its cells exact."""
     n, m = len(source), len(hyp)
     width = m + 1
     delta = n - m
     big = n + m + 3
     # Rows 0..P of a common prefix of length P are exact without the recurrence: source[:i]
-    # is then a prefix of hyp[:j] or the reverse, so the distance is |i - j| (slices of one
-    # ramp, made in C).
+    # is then a prefix of hyp[:j] or the reverse, so both distances are |i - j| (slices of
+    # one ramp, made in C).
     common = 0
     limit = min(n, m)
     while common < limit and source[common] == hyp[common]:
@@ -145,45 +148,57 @@ def _banded_matrix(source: Sequence[str], hyp: Sequence[str], sub_cost: int) -> 
     x = 2
     while True:
         lo, hi = min(0, delta) - x, max(0, delta) + x
-        rows = prefix[:]
-        prev = rows[-1]
+        rows1 = prefix[:]
+        rows2 = prefix[:]
+        prev1 = prev2 = prefix[-1]
         for i in range(common + 1, n + 1):
             s = source[i - 1]
-            cur = [big] * width
+            cur1 = [big] * width
+            cur2 = [big] * width
             jlo, jhi = i - hi, min(m, i - lo)
             if jlo <= 0:
-                cur[0] = i
+                cur1[0] = cur2[0] = i
                 jlo = 1
-            left = cur[jlo - 1]
+            left1 = cur1[jlo - 1]
+            left2 = cur2[jlo - 1]
             for j in range(jlo, jhi + 1):
-                diag = prev[j - 1]
+                diag1 = prev1[j - 1]
+                diag2 = prev2[j - 1]
                 if hyp[j - 1] != s:
-                    diag += sub_cost
-                up = prev[j] + 1
-                if up < diag:
-                    diag = up
-                left += 1
-                if left > diag:
-                    left = diag
-                cur[j] = left
-            rows.append(cur)
-            prev = cur
-        total = prev[m]
+                    diag1 += 1
+                    diag2 += 2
+                up = prev1[j] + 1
+                if up < diag1:
+                    diag1 = up
+                up = prev2[j] + 1
+                if up < diag2:
+                    diag2 = up
+                left1 += 1
+                if left1 > diag1:
+                    left1 = diag1
+                left2 += 1
+                if left2 > diag2:
+                    left2 = diag2
+                cur1[j] = left1
+                cur2[j] = left2
+            rows1.append(cur1)
+            rows2.append(cur2)
+            prev1, prev2 = cur1, cur2
+        total = prev2[m]
         if total - abs(delta) <= 2 * x:
-            return rows
+            return rows1, rows2
         x = (total - abs(delta) + 1) // 2
 
 
-def _graph(source: Sequence[str], hyp: Sequence[str], sub_cost: int,
+def _graph(source: Sequence[str], hyp: Sequence[str], sub_cost: int, rows: list[list[int]],
            edges: list[int], info: dict[int, int]) -> set[int]:
-    """Levenshtein matrix with cost scheme ``sub_cost`` and its edit graph (§5.1-5.2).
+    """The edit graph of the Levenshtein matrix ``rows`` with cost scheme ``sub_cost`` (§5.2).
 
     Appends the graph's edge keys to ``edges`` (order irrelevant, sorted later), records their
     packed data in ``info`` and returns the vertex set (cells on a minimum-cost path)."""
     n, m = len(source), len(hyp)
     width = m + 1
     nc = (n + 1) * width
-    rows = _banded_matrix(source, hyp, sub_cost)
     # Walk back from (n, m); every reached cell contributes all its optimal back-pointers.
     reached = {n * width + m}
     stack = [(n, m)]
@@ -224,8 +239,9 @@ def base_lattice(source: Sequence[str], hypothesis: Sequence[str]) -> Lattice:
     src, hyp = tuple(source), tuple(hypothesis)
     edges: list[int] = []
     info: dict[int, int] = {}
-    v1 = _graph(src, hyp, 1, edges, info)
-    v2 = _graph(src, hyp, 2, edges, info)
+    rows1, rows2 = _banded_matrices(src, hyp)
+    v1 = _graph(src, hyp, 1, rows1, edges, info)
+    v2 = _graph(src, hyp, 2, rows2, edges, info)
     edges.sort()
     return Lattice(src, hyp, sorted(v1 | v2), edges, list(edges), info)
 
