@@ -269,7 +269,8 @@ def _parse_a(body: str) -> Edit | int:
             )
         raise GecFormatError(f"an 'A' line has 6 '|||'-separated fields, not {len(fields)}")
     numbers = fields[0] + fields[5]
-    if any(len(n) > MAX_DIGITS for n in (fields[0].split() or [""]) + [fields[5].strip()]):
+    if (len(fields[0]) > MAX_DIGITS or len(fields[5]) > MAX_DIGITS) and any(
+            len(n) > MAX_DIGITS for n in (fields[0].split() or [""]) + [fields[5].strip()]):
         raise GecFormatError(f"a number of more than {MAX_DIGITS} digits in {_cut(fields[0])!r} "
                              f"or {_cut(fields[5])!r}", kind="bad-number")
     try:
