@@ -270,7 +270,8 @@ def close_lattice(lat: Lattice, max_unchanged_words: int,
     # out-arcs of each vertex as (j, packed, noop?, inn[j].append): the flag and the bound
     # method are looked up once per base arc instead of once per combination
     base_out: dict[int, list[tuple[int, int, bool, object]]] = {}
-    last = -1
+    last = last_u = -1
+    outs: list[tuple[int, int, bool, object]] = []
     for key in lat.base:
         if key == last:
             continue
@@ -278,12 +279,18 @@ def close_lattice(lat: Lattice, max_unchanged_words: int,
         u, w = divmod(key, nc)
         packed = info[key]
         add_in = inn[w].append
-        base_out.setdefault(u, []).append((w, packed, packed == _BASE_NOOP, add_in))
+        if u != last_u:  # the base list is sorted: one vertex's out-arcs are consecutive
+            outs = base_out[u] = []
+            last_u = u
+        outs.append((w, packed, packed == _BASE_NOOP, add_in))
         add_in(u)
     limit = max_unchanged_words
     get = info.get
     add_noop = noop_positions.append
     shift, mask = SHIFT, MASK
+    # no pivot can pass the cap while the list is at most this long (a pivot has fewer
+    # in-neighbours than there are vertices, and each adds at most 3 edges)
+    safe = cap - 3 * len(lat.vertices)
     # Every base arc k -> j has length 1 and 0 (substitution, insertion, deletion) or 1
     # (noop) unchanged words, so for an in-arc i -> k of length d and u unchanged words the
     # combination has length d + 1: it overwrites an existing arc iff that one is longer
@@ -291,24 +298,28 @@ def close_lattice(lat: Lattice, max_unchanged_words: int,
     # u + u_kj <= limit, i.e. all out-arcs when u < limit, only the changing ones when
     # u == limit, none above.
     for k in lat.vertices:
-        outs = base_out.get(k)
+        outs = base_out.get(k)  # type: ignore[assignment]
         if outs is None:
             continue
         ins = inn[k]
         if not ins:
             continue
         ins.sort()
-        near_cap = len(edges) + 3 * len(ins) > cap
-        changing = [out for out in outs if not out[2]]
+        near_cap = len(edges) > safe and len(edges) + 3 * len(ins) > cap
+        # at most one out-arc (the diagonal) is a noop
+        changing = [out for out in outs if not out[2]] if len(outs) > 1 or outs[0][2] else outs
         for i in ins:
             if near_cap and len(edges) > cap:  # per in-neighbour: one adds at most 3 edges
                 raise LatticeTooLarge(len(edges), max_edges)  # type: ignore[arg-type]
             inc = i * nc
             pik = info[inc + k]
             unchanged = pik & mask
-            if unchanged > limit:
+            if unchanged < limit:
+                targets = outs
+            elif unchanged == limit and changing:
+                targets = changing
+            else:
                 continue
-            targets = outs if unchanged < limit else changing
             dist = pik >> shift
             all_noop = unchanged == dist
             longer = (dist + 2) << shift
