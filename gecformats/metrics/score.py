@@ -430,7 +430,7 @@ class Scoring:
         assert isinstance(s, CorpusScorer)
         for results in self.engine.map_chunks(score_chunk, tasks()):
             for (number, sentence, shown), result in zip(kept.popleft(), results):
-                if isinstance(result, tuple):  # the sentence's lattice failed on the worker
+                if not isinstance(result, SentenceResult):  # its lattice failed on the worker
                     self._lattice_failure(number, result)
                 before = (s.correct, s.proposed, s.gold)
                 choice = s.add_result(result)

@@ -3,8 +3,8 @@ greedy annotator choice (§8) and the final precision, recall and F (§9)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping, Sequence, Union
+from collections import namedtuple
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from .lattice import DEFAULT_MAX_EDGES, build_lattice
 from .match import filter_whitespace_casing, match_edits
@@ -23,20 +23,26 @@ GoldEdit = tuple[int, int, Sequence[str]]
 
 #: One sentence for :func:`score_corpus`: ``(source, hypothesis, gold)`` or
 #: ``(source, hypothesis, gold, gold_source)``.
-SentenceInput = Union[
-    tuple[Sequence[str], Sequence[str], Mapping[int, Sequence[GoldEdit]]],
-    tuple[Sequence[str], Sequence[str], Mapping[int, Sequence[GoldEdit]], Sequence[str]],
-]
+SentenceInput = (
+    tuple[Sequence[str], Sequence[str], Mapping[int, Sequence[GoldEdit]]]
+    | tuple[Sequence[str], Sequence[str], Mapping[int, Sequence[GoldEdit]], Sequence[str]]
+)
+
+# The result records are named tuples, not dataclasses: immutable, compared by value and
+# printed with their field names all the same, but made without the ``dataclasses`` module,
+# whose import (with ``inspect``) and class generation cost more than scoring a hundred
+# sentences, a cost the ``maxmatch`` command pays on every run.
 
 
-@dataclass(frozen=True, slots=True)
-class AnnotatorResult:
+class AnnotatorResult(namedtuple("AnnotatorResult", "annotator edits gold_edits matched")):
     """One annotator's evaluation of one sentence.
 
-    ``edits``: the chosen system edit sequence ``(start, end, orig, corr)``, raw (unshrunk),
-    left to right, after the §7 filter; ``gold``: the annotator's normalised gold edits
+    ``annotator``: its id; ``edits``: the chosen system edit sequence
+    ``(start, end, orig, corr)`` (a tuple), raw (unshrunk), left to right, after the §7
+    filter; ``gold_edits``: the annotator's normalised gold edits
     ``(start, end, orig, corrections)``; ``matched``: the credited system edits (§6.7)."""
 
+    __slots__ = ()
     annotator: int
     edits: tuple[Edit, ...]
     gold_edits: tuple[GoldSpan, ...]
@@ -58,35 +64,36 @@ class AnnotatorResult:
         return len(self.gold_edits)
 
 
-@dataclass(frozen=True, slots=True)
-class SentenceResult:
+class SentenceResult(namedtuple("SentenceResult", "annotators nonstandard_ids")):
     """All annotators of one sentence, in visiting order (ascending ids).
 
     ``nonstandard_ids`` is true when an id lies outside the range in which the reference's
     dictionary order is ascending (``0..7``, or ``0..31`` with six or more annotators, §2.6):
     the reference may then visit the annotators in another order."""
 
+    __slots__ = ()
     annotators: tuple[AnnotatorResult, ...]
     nonstandard_ids: bool
 
 
-@dataclass(frozen=True, slots=True)
-class SentenceChoice:
+class SentenceChoice(namedtuple("SentenceChoice", "annotator correct proposed gold")):
     """The greedy choice for one sentence: annotator id and its (not cumulative) counts."""
 
+    __slots__ = ()
     annotator: int
     correct: int
     proposed: int
     gold: int
 
 
-@dataclass(frozen=True, slots=True)
-class CorpusResult:
+class CorpusResult(namedtuple("CorpusResult", "correct proposed gold precision recall f beta "
+                                             "sentences warnings")):
     """Corpus totals and scores, exactly as the reference computes them (§8, §9).
 
     ``sentences`` holds one :class:`SentenceChoice` per sentence (empty if not kept);
     ``warnings`` lists 0-based sentence indices with nonstandard annotator ids."""
 
+    __slots__ = ()
     correct: int
     proposed: int
     gold: int

@@ -16,8 +16,7 @@ Representation (an exact re-encoding of the reference's data, chosen for speed):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Sequence
+from collections.abc import Sequence
 
 __all__ = ["Lattice", "LatticeError", "LatticeTooLarge", "DEFAULT_MAX_EDGES", "build_lattice", "base_lattice", "close_lattice",
            "remove_noop_arcs", "SHIFT", "MASK"]
@@ -57,26 +56,38 @@ class LatticeTooLarge(LatticeError):
                          f"the hypothesis probably repeats long stretches of the source")
 
 
-@dataclass(frozen=True, slots=True)
 class Lattice:
     """One sentence's lattice: vertices, edge list (with duplicates, reference order), edges' data.
 
     ``base`` is the merged, sorted base edge list (§5.3); ``edges`` the final list after the
     closure (§5.4) and the noop-arc removal (§5.5), i.e. the list the search relaxes and whose
     length is ``|E|``.  ``info`` maps every existing key to ``dist << 32 | unchanged``.
+    ``noop_positions``, ``rewritten`` and ``survivors`` are the bookkeeping of the closure
+    (positions in ``edges`` of new noop arcs, keys appended more than once with their extra
+    occurrence count) and of the removal (surviving noop arcs).
+
+    A plain slotted class (not a dataclass: see :mod:`maxmatch.corpus`); the building steps
+    fill its containers in place.
     """
 
-    source: tuple[str, ...]
-    hypothesis: tuple[str, ...]
-    vertices: list[int]
-    base: list[int]
-    edges: list[int]
-    info: dict[int, int]
-    #: bookkeeping of the closure (positions in ``edges`` of new noop arcs, keys appended more
-    #: than once with their extra occurrence count) and of the removal (surviving noop arcs)
-    noop_positions: list[int] = field(default_factory=list)
-    rewritten: dict[int, int] = field(default_factory=dict)
-    survivors: set[int] = field(default_factory=set)
+    __slots__ = ("source", "hypothesis", "vertices", "base", "edges", "info",
+                 "noop_positions", "rewritten", "survivors")
+
+    def __init__(self, source: tuple[str, ...], hypothesis: tuple[str, ...], vertices: list[int],
+                 base: list[int], edges: list[int], info: dict[int, int]) -> None:
+        self.source = source
+        self.hypothesis = hypothesis
+        self.vertices = vertices
+        self.base = base
+        self.edges = edges
+        self.info = info
+        self.noop_positions: list[int] = []
+        self.rewritten: dict[int, int] = {}
+        self.survivors: set[int] = set()
+
+    def __repr__(self) -> str:
+        return (f"Lattice({len(self.source)} source tokens, {len(self.hypothesis)} hypothesis "
+                f"tokens, {len(self.vertices)} vertices, {len(self.edges)} edges)")
 
     @property
     def width(self) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ._text import equals_ignore_whitespace_casing
 from .search import Edit, GoldSpan
