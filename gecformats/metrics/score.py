@@ -695,8 +695,7 @@ def count_lines(path: str | os.PathLike[str]) -> int | None:
 def format_m2scorer(result: ScoreResult) -> str:
     """The reference's three result lines (spec §9.1), without a final newline:
     ``Precision   : 0.4162`` / ``Recall      : 0.2140`` / ``F_0.5       : 0.3501``."""
-    return ("Precision   : %.4f\nRecall      : %.4f\nF_%.1f       : %.4f"
-            % (result.precision, result.recall, result.beta, result.f))
+    return maxmatch.format_scores(result)
 
 
 # ------------------------------------------------------------------------- rendering

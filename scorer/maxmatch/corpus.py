@@ -13,7 +13,7 @@ from .search import Edit, GoldSpan, SentenceSearch, backtrack, bellman_ford
 __all__ = [
     "GoldEdit", "AnnotatorResult", "SentenceResult", "SentenceChoice", "CorpusResult",
     "CorpusScorer", "normalise_gold", "score_sentence", "score_corpus", "choose_annotator",
-    "f_counts", "precision_recall_f",
+    "f_counts", "precision_recall_f", "format_scores",
 ]
 
 #: A gold edit as the M2 reader passes it: ``(start, end, corrections)``, each correction a
@@ -319,3 +319,13 @@ def iter_choices(sentences: Iterable[SentenceInput], **options) -> Iterator[Sent
     scorer = CorpusScorer(keep_sentences=False, **options)
     for item in sentences:
         yield scorer.add(*item)[1]
+
+
+def format_scores(result: CorpusResult) -> str:
+    """The reference's three result lines (§9.1), without a final newline:
+    ``Precision   : 0.4162`` / ``Recall      : 0.2140`` / ``F_0.5       : 0.3501``.
+
+    Input: a :class:`CorpusResult` (or any object with ``precision``, ``recall``, ``f`` and
+    ``beta``).  Never raises for numbers."""
+    return ("Precision   : %.4f\nRecall      : %.4f\nF_%.1f       : %.4f"
+            % (result.precision, result.recall, result.beta, result.f))
