@@ -15,7 +15,9 @@
   phrase) through ``score``.
 
 Bytecode is written and one warm-up run is made first, so start-up is what an installed
-package costs (this workspace sets ``PYTHONDONTWRITEBYTECODE``).
+package costs (this workspace sets ``PYTHONDONTWRITEBYTECODE``).  Run it with the Python of
+an environment where gecformats is installed the way ``.ci/run`` and users install it
+(``pip install .``): the commands are taken from that environment's ``bin`` folder.
 """
 
 from __future__ import annotations
