@@ -25,6 +25,7 @@ SHIFT = 32
 MASK = (1 << SHIFT) - 1
 _BASE_SUB = 1 << SHIFT            # packed (dist 1, unchanged 0)
 _BASE_NOOP = (1 << SHIFT) | 1     # packed (dist 1, unchanged 1)
+_MISSING = 1 << 62                # larger than any packed value: "no such arc" in the closure
 
 
 class LatticeError(ValueError):
@@ -299,6 +300,7 @@ def close_lattice(lat: Lattice, max_unchanged_words: int,
     get = info.get
     add_noop = noop_positions.append
     shift, mask = SHIFT, MASK
+    missing = _MISSING
     # no pivot can pass the cap while the list is at most this long (a pivot has fewer
     # in-neighbours than there are vertices, and each adds at most 3 edges)
     safe = cap - 3 * len(lat.vertices)
@@ -336,19 +338,16 @@ def close_lattice(lat: Lattice, max_unchanged_words: int,
             longer = (dist + 2) << shift
             for j, pkj, noop, add_in in targets:
                 key = inc + j
-                cur = get(key)
-                if cur is None:
+                cur = get(key, missing)
+                if cur >= longer:  # a new arc (missing is larger than any length) or shorter
                     if all_noop and noop:
                         add_noop(len(edges))
                     append(key)
                     info[key] = pik + pkj
-                    add_in(i)
-                elif cur >= longer:
-                    if all_noop and noop:
-                        add_noop(len(edges))
-                    append(key)
-                    info[key] = pik + pkj
-                    rewritten[key] = rewritten.get(key, 0) + 1
+                    if cur == missing:
+                        add_in(i)
+                    else:
+                        rewritten[key] = rewritten.get(key, 0) + 1
     if len(edges) > cap:
         raise LatticeTooLarge(len(edges), max_edges)  # type: ignore[arg-type]
 
