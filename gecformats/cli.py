@@ -286,8 +286,9 @@ def convert(
         "output does not depend on it."
     ),
     engine: EngineName = typer.Option(
-        EngineName.local, "--engine", help="Text → M2: local (this machine, --jobs) or dask "
-        "(a Dask cluster: needs pip install 'gecformats[dask]'); the output is the same."
+        EngineName.local, "--engine", help="Text → M2, M2 → text, words → characters, "
+        "HOO/NUCLE/BEA/FCE → M2: local (this machine, --jobs) or dask (a Dask cluster: needs "
+        "pip install 'gecformats[dask]'); the output is the same."
     ),
     scheduler: Optional[str] = typer.Option(
         None, "--scheduler", metavar="ADDRESS", help="--engine dask: the scheduler's address "

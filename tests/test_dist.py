@@ -127,8 +127,46 @@ def test_cli_usage_errors(tmp_path, args, message):
 
 
 def test_what_is_not_distributed_is_refused(tmp_path, engine):
-    with pytest.raises(UsageError, match="streams on one machine"):
+    with pytest.raises(UsageError, match="only reads and writes"):
         convert(FIXTURES / "m2" / "conll14.m2", tmp_path / "o.m2", engine=engine)
+
+
+@pytest.mark.parametrize("source, options", [
+    (FIXTURES / "hoo2011", {"from_format": "hoo2011"}),
+    (FIXTURES / "hoo2012", {"from_format": "hoo2012"}),
+    (FIXTURES / "nucle" / "sample.sgml", {"mapping": "conll", "shrink": True}),
+    (FIXTURES / "bea" / "sample.json", {}),
+    (FIXTURES / "fce" / "doc1.xml", {"from_format": "fce"}),
+])
+def test_character_offsets_to_tokens(tmp_path, engine, source, options):
+    """HOO, NUCLE, BEA and FCE → M2: documents are cut into sentences and tokenized on the
+    workers, a few documents per task; output and report as on one machine."""
+    local, remote = tmp_path / "local.m2", tmp_path / "dask.m2"
+    expected = convert(source, local, to_format="m2", **options)
+    engine.partitions = 2  # several tasks even for a two-document fixture
+    try:
+        got = convert(source, remote, to_format="m2", engine=engine, **options)
+    finally:
+        engine.partitions = None
+    assert remote.read_bytes() == local.read_bytes()
+    assert got.conversion.to_dict() == expected.conversion.to_dict()
+    assert got.conversion.documents >= 1 and got.sentences == expected.sentences
+
+
+def test_conversion_reports_merge_like_one_pass():
+    from gecformats.convert.retokenize import ConversionReport, to_sentences
+    from gecformats.formats import hoo2011
+
+    documents = list(hoo2011.read(FIXTURES / "hoo2011"))
+    whole = ConversionReport()
+    for document in documents:
+        list(to_sentences(document, "en", "punkt", whole))
+    merged = ConversionReport()
+    for document in documents:
+        part = ConversionReport()
+        list(to_sentences(document, "en", "punkt", part))
+        merged.merge(part)
+    assert merged.to_dict() == whole.to_dict()
 
 
 @pytest.mark.parametrize("dest, options", [

@@ -133,11 +133,13 @@ def convert(
         raise UsageError(f"--absent skip: {writer.NAME} keeps every annotator's reference in "
                          "its place, so an absent one cannot be left out; use --absent "
                          "source|first, or --to nlpcc")
-    if engine is not None and units not in (("text", "token"), ("token", "text")) and \
+    if engine is not None and units not in (("text", "token"), ("token", "text"),
+                                            ("char", "token")) and \
             not (units == ("token", "token") and tokenizer is not None):
-        raise UsageError("--engine dask runs edit extraction (text → M2), M2 → text and "
-                         "words → characters; this conversion streams on one machine "
-                         "(--engine local)")
+        raise UsageError("--engine dask runs edit extraction (text → M2), M2 → text, "
+                         "words → characters and character offsets → tokens (HOO, NUCLE, "
+                         "BEA, FCE → M2); this conversion only reads and writes, and streams "
+                         "on one machine (--engine local)")
     total = None
     if engine is not None and engine.partitions and isinstance(source, (str, os.PathLike)) \
             and os.fspath(source) != "-":
@@ -147,7 +149,8 @@ def convert(
     if units == ("char", "token"):
         conversion = ConversionReport()
         items = documents_to_sentences(items, tokenizer or "en", sentences, conversion,
-                                       shrink=shrink, mapping=mapping)
+                                       engine=engine, total=total, shrink=shrink,
+                                       mapping=mapping)
     elif units == ("token", "char"):
         # a format with room for several annotators (BEA JSON) takes every one; the others
         # take annotator 0

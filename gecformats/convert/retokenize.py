@@ -139,6 +139,19 @@ class ConversionReport:
         self.cases.note(kind, case)
         self.counts[f"{kind}:{case.get('reason', '')}"] += 1
 
+    def merge(self, other: ConversionReport) -> None:
+        """Add the numbers and cases of ``other`` (a later part's report, e.g. a Dask
+        worker's) to this one; merging the parts in document order gives exactly the report
+        of one pass over all the documents."""
+        self.tokenizer = self.tokenizer or other.tokenizer
+        self.splitter = self.splitter or other.splitter
+        self.documents += other.documents
+        self.sentences += other.sentences
+        self.edits += other.edits
+        self.converted += other.converted
+        self.consistent_sentences += other.consistent_sentences
+        self.cases.merge(other.cases)
+
     def reasons(self, kind: str) -> dict[str, int]:
         """Count of each reason of ``kind`` (e.g. ``reasons("dropped")``)."""
         prefix = f"{kind}:"
@@ -348,19 +361,50 @@ def _conll_annotators(sent: _Sent, annotators: dict[int, tuple[Edit, ...]],
     return renumbered, dict(enumerate(origin))
 
 
+#: Documents per task on a Dask engine (a document is a whole essay, not a sentence)
+DOCUMENT_CHUNK = 8
+
+
 def documents_to_sentences(
     documents: Iterable[Document],
     tokenizer: str | Tokenizer = "en",
     sentences: str | Tokenizer = "punkt",
     report: ConversionReport | None = None,
-    **options: bool,
+    engine: Any = None,
+    total: int | None = None,
+    **options: Any,
 ) -> Iterator[Sentence]:
     """:func:`to_sentences` over many documents, streaming, into one report (``options``:
-    ``check``, ``repair_spaces``, ``shrink``)."""
+    ``check``, ``repair_spaces``, ``shrink``, ``mapping``).
+
+    With a :class:`gecformats.dist.Engine`, chunks of :data:`DOCUMENT_CHUNK` documents (or
+    the engine's partitions of ``total``) are converted on its Dask workers by the same
+    function, in order; the tokenizer and splitter must then be given by name.  The
+    sentences and the report are the same as without it."""
     if report is None:
         report = ConversionReport()
+    if engine is not None:
+        if not (isinstance(tokenizer, str) and isinstance(sentences, str)):
+            raise ValueError("on an engine the tokenizer and the sentence splitter are "
+                             "given by name")
+        from gecformats.dist import run_chunks
+
+        yield from run_chunks(engine, _sentences_chunk, documents,
+                              (tokenizer, sentences, options), report, total,
+                              default=DOCUMENT_CHUNK)
+        return
     for document in documents:
         yield from to_sentences(document, tokenizer, sentences, report, **options)
+
+
+def _sentences_chunk(args: tuple[tuple[str, str, dict[str, Any]], int, list[Document]]
+                     ) -> tuple[list[Sentence], ConversionReport]:
+    """One task of :func:`documents_to_sentences` on an engine: a chunk of documents."""
+    (tokenizer, splitter, options), _first, chunk = args
+    report = ConversionReport()
+    out = [s for document in chunk
+           for s in to_sentences(document, tokenizer, splitter, report, **options)]
+    return out, report
 
 
 @dataclass(slots=True)
