@@ -246,3 +246,36 @@ def test_one_part_per_input_file_on_the_workers(tmp_path, engine):
         assert (remote / part.name).read_bytes() == part.read_bytes()
     assert read_manifest(remote)["complete"]
     assert report.conversion.sentences == len(lines)
+
+
+@pytest.mark.parametrize("name, pattern, options", [
+    ("m2", "*.m2", {"to_format": "m2", "deletion": "-NONE-"}),          # an M2 → M2 rewrite
+    ("ixml", "*.m2", {"to_format": "ixml"}),                             # format to format
+    ("hoo", "*.xml", {"from_format": "hoo2011", "to_format": "m2"}),    # characters → tokens
+])
+def test_read_write_conversions_one_file_per_worker(tmp_path, engine, name, pattern, options):
+    """A conversion that only reads and writes is refused on the stream (the client would
+    do all the work) but runs on the workers one input file each (--shards 0)."""
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    if name == "hoo":
+        for path in sorted((FIXTURES / "hoo2011" / "Gold").glob("*.xml")):
+            (inputs / path.name).write_bytes(path.read_bytes())
+        raw = tmp_path / "Raw"
+        raw.mkdir()
+        for path in sorted((FIXTURES / "hoo2011" / "Raw").glob("*")):
+            (raw / path.name).write_bytes(path.read_bytes())
+    else:
+        for k in range(2):
+            (inputs / f"x{k}.m2").write_bytes((FIXTURES / "m2" / "conll14.m2").read_bytes())
+    files = sorted(inputs.glob(pattern))
+    if name != "hoo":
+        with pytest.raises(UsageError, match="--shards 0"):
+            convert(files[0], tmp_path / "one", engine=engine, **options)
+    local, remote = tmp_path / "local", tmp_path / "remote"
+    convert(str(inputs / pattern), local, shards=0, **options)
+    convert(str(inputs / pattern), remote, shards=0, engine=engine, **options)
+    parts = sorted(local.glob("part-*"))
+    assert len(parts) == len(files)
+    for part in parts:
+        assert (remote / part.name).read_bytes() == part.read_bytes()

@@ -133,16 +133,19 @@ def convert(
         raise UsageError(f"--absent skip: {writer.NAME} keeps every annotator's reference in "
                          "its place, so an absent one cannot be left out; use --absent "
                          "source|first, or --to nlpcc")
-    if engine is not None and units not in (("text", "token"), ("token", "text"),
-                                            ("char", "token")) and \
+    # one part per input file (--shards 0) hands whole files to the workers: any conversion
+    if engine is not None and shards != 0 and units not in (("text", "token"), ("token", "text"),
+                                                            ("char", "token")) and \
             not (units == ("token", "token") and tokenizer is not None):
         raise UsageError("--engine dask runs edit extraction (text → M2), M2 → text, "
                          "words → characters and character offsets → tokens (HOO, NUCLE, "
-                         "BEA, FCE → M2); this conversion only reads and writes, and streams "
-                         "on one machine (--engine local)")
+                         "BEA, FCE → M2) sentence by sentence; this conversion only reads and "
+                         "writes, which the client would do all the same: run it locally "
+                         "(--engine local), or on the workers one input file each "
+                         "(a glob of input files and --shards 0)")
     total = None
-    if engine is not None and engine.partitions and isinstance(source, (str, os.PathLike)) \
-            and os.fspath(source) != "-":
+    if engine is not None and engine.partitions and shards != 0 \
+            and isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
         total = sum(1 for _ in reader.read(source, **read_options))  # to cut partitions
     _check_options(units, alternative=alternative, types=types,
                    split_substitutions=split_substitutions, simplify=simplify, jobs=jobs)
