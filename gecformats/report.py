@@ -86,6 +86,13 @@ class Report:
         annotator written as its source); keep ``example``."""
         self.notes.note(what, example, count)
 
+    def merge(self, other: Report) -> None:
+        """Add what ``other`` (the report of a later part of the same output) wrote,
+        dropped and noted; merging the parts in order gives the report of one pass."""
+        self.sentences += other.sentences
+        self.dropped.merge(other.dropped)
+        self.notes.merge(other.notes)
+
     def drop(self, what: str, example: str, count: int = 1) -> None:
         """Record that ``count`` items of kind ``what`` were dropped; keep ``example``."""
         self.dropped.note(what, example, count)

@@ -279,3 +279,40 @@ def test_read_write_conversions_one_file_per_worker(tmp_path, engine, name, patt
     assert len(parts) == len(files)
     for part in parts:
         assert (remote / part.name).read_bytes() == part.read_bytes()
+
+
+def test_workers_write_the_m2_with_the_writer_options(tmp_path, engine):
+    """Text → M2 on the cluster: the workers send back M2 text (the client only reads and
+    writes); writer options and the writer's report are those of the local path."""
+    local, remote = tmp_path / "local.m2", tmp_path / "dask.m2"
+    expected = convert(ZH, local, tokenizer="zh", deletion="-NONE-")
+    got = convert(ZH, remote, tokenizer="zh", deletion="-NONE-", engine=engine)
+    assert remote.read_bytes() == local.read_bytes()
+    assert (got.sentences, got.lines()) == (expected.sentences, expected.lines())
+    assert got.conversion.to_dict() == expected.conversion.to_dict()
+
+
+def test_a_sentence_m2_cannot_hold_is_the_same_error(tmp_path, engine):
+    source = tmp_path / "bad.tsv"
+    source.write_text("d e\td f\na b c\ta x||y c\n", encoding="utf-8")
+    messages = []
+    for options in ({}, {"engine": engine}):
+        with pytest.raises(GecFormatError) as error:
+            convert(source, tmp_path / "out.m2", tokenizer="space", **options)
+        messages.append(str(error.value))
+        assert not (tmp_path / "out.m2").exists()
+    assert messages[0] == messages[1] and "sentence 2 cannot be written as m2" in messages[0]
+
+
+def test_report_merge_is_one_pass():
+    from gecformats.report import Report
+
+    whole, first, second = Report(), Report(), Report()
+    for report, items in ((first, "ab"), (second, "cde")):
+        for item in items:
+            whole.drop("x", item)
+            report.drop("x", item)
+        report.sentences = len(items)
+        whole.sentences += len(items)
+    first.merge(second)
+    assert (first.sentences, first.lines()) == (whole.sentences, whole.lines())

@@ -34,7 +34,7 @@ from typing import Any
 from gecformats.errors import UsageError
 from gecformats.io import write_json
 from gecformats.model import Edit, Parallel, Sentence, Tokens, apply_edits, make_edit, span_order
-from gecformats.report import Tally
+from gecformats.report import Report, Tally
 from gecformats.tokenize import JOINED_TOKENIZERS, Tokenizer, get_tokenizer
 
 NO_ERROR = "没有错误"
@@ -476,6 +476,52 @@ def sentences(items: Iterable[Parallel], tokenizer: str = "en", *, types: str | 
                           report=report, number=number)
         return
     yield from _parallel_map(_extract_chunk, items, settings, report, jobs, chunk)
+
+
+def m2_blocks(items: Iterable[Parallel], tokenizer: str, engine: Any, *, types: str | None = None,
+              split_substitutions: bool = False, report: ExtractionReport | None = None,
+              total: int | None = None, deletion: str | None = None,
+              targets: str = "keep") -> Iterator[tuple[int, str, Report, tuple[int, str] | None]]:
+    """Text → M2 on ``engine``'s workers, which also write the M2: one
+    ``(sentences, text, writer_report, failure)`` per chunk, in order.
+
+    What :func:`sentences` followed by :func:`gecformats.formats.m2.write` makes, but the
+    workers send back M2 text instead of sentences, so the client only reads and writes
+    (unpickling a sentence's tokens cost it more than formatting them).  ``failure`` is
+    ``(number, message)`` for the first sentence M2 cannot hold (the chunk's text then stops
+    before it), else ``None``.
+
+    Raises:
+        ValueError: unknown ``deletion`` or ``targets`` (:func:`gecformats.formats.m2.check_options`).
+    """
+    from gecformats.dist import run_chunks
+    from gecformats.formats.m2 import check_options
+
+    check_options(deletion, targets)
+    settings = (tokenizer, types or default_types(tokenizer), split_substitutions, deletion,
+                targets)
+    yield from run_chunks(engine, _m2_chunk, items, settings, report, total)
+
+
+def _m2_chunk(args: tuple[tuple[str, str, bool, str | None, str], int, list[Parallel]]
+              ) -> tuple[list[tuple[int, str, Report, tuple[int, str] | None]], ExtractionReport]:
+    """One task of :func:`m2_blocks`: extract a chunk, then write it as M2."""
+    from gecformats.formats.m2 import format_sentence
+
+    (tokenizer, scheme, split, deletion, targets), first, chunk = args
+    sentences, report = _extract_chunk(((tokenizer, scheme, split), first, chunk))
+    written = Report()
+    blocks = []
+    failure = None
+    for i, sentence in enumerate(sentences):
+        try:
+            blocks.append(format_sentence(sentence, deletion=deletion, targets=targets,  # type: ignore[arg-type]
+                                          report=written, number=first + i))
+        except ValueError as exc:
+            failure = (first + i, str(exc))
+            break
+    written.sentences = len(blocks)
+    return [(len(blocks), "".join(blocks), written, failure)], report
 
 
 def _extract_chunk(args: tuple[tuple[str, str, bool], int, list[Parallel]]

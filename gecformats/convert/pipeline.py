@@ -24,7 +24,7 @@ from gecformats import formats
 from gecformats.convert.chars import sentences_to_chars
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.convert.extract import ExtractionReport
-from gecformats.io import Source, source_name
+from gecformats.io import Source, source_name, text_output
 from gecformats.model import Document, Parallel, Sentence
 from gecformats.report import Report
 from gecformats.convert.retokenize import ConversionReport, documents_to_sentences, to_document, to_documents
@@ -163,6 +163,14 @@ def convert(
         conversion = ExtractionReport()
         if simplify:
             items = _simplified(items, conversion)
+        if engine is not None and shards is None and writer.NAME == "m2":
+            # the workers write the M2 too: the client only reads and writes text
+            blocks = extract.m2_blocks(items, tokenizer or "en", engine, types=types,
+                                       split_substitutions=split_substitutions,
+                                       report=conversion, total=total, **options)
+            report = _write_blocks(blocks, dest, source)
+            report.conversion = conversion
+            return report
         items = extract.sentences(items, tokenizer or "en", types=types, report=conversion,
                                   jobs=jobs, split_substitutions=split_substitutions,
                                   engine=engine, total=total)
@@ -207,6 +215,27 @@ def convert(
                              source_name(source), kind="unwritable") from None
     if report.conversion is None:  # a per-input sharded run brings its merged report
         report.conversion = conversion
+    return report
+
+
+def _write_blocks(blocks: Iterable[tuple[int, str, Report, tuple[int, str] | None]],
+                  dest: str | os.PathLike[str], source: Source) -> Report:
+    """Write text made on an engine's workers (:func:`extract.m2_blocks`) to ``dest``, whole
+    or not at all, and merge the parts' writer reports.
+
+    Raises:
+        GecFormatError: a sentence the output format cannot hold, named as the local path
+            names it; no output is left behind.
+    """
+    report = Report()
+    with text_output(dest) as fh:
+        for _count, text, written, failure in blocks:
+            fh.write(text)
+            report.merge(written)
+            if failure is not None:
+                number, message = failure
+                raise GecFormatError(f"sentence {number} cannot be written as m2: {message}",
+                                     source_name(source), kind="unwritable")
     return report
 
 

@@ -477,6 +477,19 @@ def write(
     return report
 
 
+def check_options(deletion: str | None, targets: str) -> None:
+    """Refuse writer options :func:`format_sentence` does not know.
+
+    Raises:
+        ValueError: ``deletion`` is not ``None``, ``""`` or ``"-NONE-"``, or ``targets`` not
+            ``keep``, ``first`` or ``split``.
+    """
+    if deletion not in (None, "", NONE):
+        raise ValueError(f"deletion must be '' or {NONE!r}, not {deletion!r}")
+    if targets not in ("keep", "first", "split"):
+        raise ValueError(f"targets must be keep, first or split, not {targets!r}")
+
+
 def _write(
     sentences: Iterable[Sentence],
     fh: IO[str],
@@ -484,10 +497,7 @@ def _write(
     targets: TargetMode,
     report: Report,
 ) -> None:
-    if deletion not in (None, "", NONE):
-        raise ValueError(f"deletion must be '' or {NONE!r}, not {deletion!r}")
-    if targets not in ("keep", "first", "split"):
-        raise ValueError(f"targets must be keep, first or split, not {targets!r}")
+    check_options(deletion, targets)
     n = 0
     for n, sentence in enumerate(sentences, 1):
         fh.write(format_sentence(sentence, deletion=deletion, targets=targets, report=report, number=n))
