@@ -73,6 +73,45 @@ def run_chunks(engine: Any, function: Callable[[Any], tuple[list[Any], Any]],
         yield from results
 
 
+def map_bag(function: Callable[[Any], tuple[list[Any], Any]], bag: Any, settings: Any = None) -> Any:
+    """The items ``function`` makes of a ``dask.bag.Bag``'s items, partition by partition.
+
+    For data already in a bag (read with ``dask.bag.read_text``, made by an earlier step):
+    ``function`` is one of the per-chunk functions :func:`run_chunks` ships (a whole
+    partition is one chunk), so a bag pipeline runs the very code of the streaming paths.
+    Returns a bag of the results in the input's order; the chunks' reports are left out,
+    and the numbers in sentence-level messages restart at 1 in each partition.  Computing
+    the bag raises what ``function`` raises."""
+    return bag.map_partitions(_partition, function, settings)
+
+
+def _partition(items: Iterable[Any], function: Callable[[Any], tuple[list[Any], Any]],
+               settings: Any) -> list[Any]:
+    results, _report = function((settings, 1, list(items)))
+    return results
+
+
+def extract_bag(bag: Any, tokenizer: str = "en", *, types: str | None = None,
+                split_substitutions: bool = False) -> Any:
+    """Edit extraction over a ``dask.bag.Bag`` of :class:`~gecformats.model.Parallel` items:
+    a bag of :class:`~gecformats.model.Sentence` (those of
+    :func:`gecformats.convert.extract.sentences`, in order).
+
+    >>> import dask.bag as db
+    >>> from gecformats.formats import m2
+    >>> from gecformats.model import Parallel
+    >>> pairs = db.from_sequence([Parallel("He go to school .", ("He goes to school .",))])
+    >>> blocks = extract_bag(pairs, "space").map(m2.format_sentence)  # M2 text, block by block
+    >>> print(blocks.compute(scheduler="sync")[0].strip())
+    S He go to school .
+    A 1 2|||R|||goes|||REQUIRED|||-NONE-|||0
+    """
+    from gecformats.convert.extract import _extract_chunk, default_types
+
+    return map_bag(_extract_chunk, bag, (tokenizer, types or default_types(tokenizer),
+                                         split_substitutions))
+
+
 def _import_distributed() -> Any:
     try:
         import distributed

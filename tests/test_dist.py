@@ -316,3 +316,17 @@ def test_report_merge_is_one_pass():
         whole.sentences += len(items)
     first.merge(second)
     assert (first.sentences, first.lines()) == (whole.sentences, whole.lines())
+
+
+def test_a_dask_bag_runs_the_same_extraction(engine):
+    """gecformats.dist.extract_bag: the per-chunk extraction over a dask.bag's partitions."""
+    import dask.bag as db
+
+    from gecformats.convert import extract
+    from gecformats.formats import m2, parallel
+
+    items = list(parallel.read(EN))
+    expected = [m2.format_sentence(s) for s in extract.sentences(items, "en")]
+    bag = db.from_sequence(items, npartitions=3)
+    got = dist.extract_bag(bag, "en").map(m2.format_sentence).compute()
+    assert got == expected
