@@ -82,8 +82,9 @@ class Relaxation:
     It behaves as the list of triples where the search needs it (iteration, ``len``,
     indexing); :meth:`copy` shares the vertex lists and copies only the weights, the one
     part an annotator's overrides change.  ``ordered``: how many leading triples are the
-    base edges, sorted by source vertex (which :func:`bellman_ford` uses to skip a pass
-    that provably changes nothing)."""
+    base edges, sorted by source vertex, the rest being the closure's arcs in the order it
+    appended them (as :class:`SentenceSearch` builds it); :func:`bellman_ford` uses that
+    order to skip what provably changes nothing.  ``0``: no order is assumed."""
 
     __slots__ = ("us", "vs", "ws", "ordered")
 
@@ -274,14 +275,15 @@ def bellman_ford(relax: Iterable[tuple[int, int, float]], ncells: int, nvertices
     a pass that changes nothing leaves every later pass unchanged) or after ``|V| - 1`` passes.
     Returns the predecessor array (``-1`` = none).
 
-    For a :class:`Relaxation` whose first ``ordered`` triples are the base edges sorted by
-    source, the pass that would change nothing is not run either.  Exact: a relaxation can
-    only succeed if its source's distance dropped since the relaxation was last tried.  A
-    distance lowered in the sorted part is lowered before any edge leaving that vertex is
-    tried in the same pass (they all come later); one lowered in the rest (the phrase arcs)
+    For a :class:`Relaxation` with ``ordered`` set (base edges sorted by source, then the
+    closure's arcs in closure order) less is tried, with the same result.  Exact, because a
+    relaxation can only succeed if its source's distance dropped since the relaxation was
+    last tried.  A distance lowered among the base edges is lowered before any edge leaving
+    that vertex is tried in the same pass (they all come later); one lowered by a phrase arc
     is lowered after the vertex's base edges were tried, unless the vertex is the last one,
-    which has no out-edge.  So when no vertex but the last changed after the sorted part, the
-    next pass would change nothing, and its result is the current one."""
+    which has no out-edge, so when no other vertex changed after the base edges the next pass
+    would change nothing and is not run.  And since every arc into a vertex precedes every
+    arc out of it, a later pass tries an arc only if its source was lowered in that pass."""
     inf = float("inf")
     d = [inf] * ncells
     d[0] = 0.0
@@ -303,22 +305,47 @@ def bellman_ford(relax: Iterable[tuple[int, int, float]], ncells: int, nvertices
     base = relax.us[:ordered], relax.vs[:ordered], relax.ws[:ordered]
     arcs = relax.us[ordered:], relax.vs[ordered:], relax.ws[ordered:]
     sink = ncells - 1
-    for _ in range(nvertices - 1):
+    if nvertices < 2:
+        return pred
+    # the first pass tries every edge
+    for u, v, w in zip(*base):
+        nd = d[u] + w
+        if nd < d[v]:
+            d[v] = nd
+            pred[v] = u
+    again = False
+    for u, v, w in zip(*arcs):
+        nd = d[u] + w
+        if nd < d[v]:
+            d[v] = nd
+            pred[v] = u
+            if v != sink:
+                again = True
+    # Later passes try a phrase arc only if its source was lowered in the same pass.  Exact:
+    # the closure appends every arc into a vertex (at a pivot before it) ahead of every arc
+    # out of it (at a pivot after it), so within a pass a vertex is lowered before its
+    # out-arcs come; an arc whose source was not lowered meets the distance it met one pass
+    # earlier, and fails as it did then (or after it succeeded: distances only drop).
+    for _ in range(nvertices - 2):
+        if not again:
+            break
+        lowered = [False] * ncells
         for u, v, w in zip(*base):
             nd = d[u] + w
             if nd < d[v]:
                 d[v] = nd
                 pred[v] = u
+                lowered[v] = True
         again = False
         for u, v, w in zip(*arcs):
-            nd = d[u] + w
-            if nd < d[v]:
-                d[v] = nd
-                pred[v] = u
-                if v != sink:
-                    again = True
-        if not again:
-            break
+            if lowered[u]:
+                nd = d[u] + w
+                if nd < d[v]:
+                    d[v] = nd
+                    pred[v] = u
+                    lowered[v] = True
+                    if v != sink:
+                        again = True
     return pred
 
 
