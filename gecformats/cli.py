@@ -286,9 +286,10 @@ def convert(
         "output does not depend on it."
     ),
     engine: EngineName = typer.Option(
-        EngineName.local, "--engine", help="Text → M2, M2 → text, words → characters, "
-        "HOO/NUCLE/BEA/FCE → M2: local (this machine, --jobs) or dask (a Dask cluster: needs "
-        "pip install 'gecformats[dask]'); the output is the same."
+        EngineName.local, "--engine", help="local (this machine, --jobs) or dask (a Dask "
+        "cluster: needs pip install 'gecformats[dask]'): text → M2, M2 → text, words → "
+        "characters and HOO/NUCLE/BEA/FCE → M2 are shared out sentence by sentence, other "
+        "conversions run whole on a worker; the output is the same."
     ),
     scheduler: Optional[str] = typer.Option(
         None, "--scheduler", metavar="ADDRESS", help="--engine dask: the scheduler's address "

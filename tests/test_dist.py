@@ -126,9 +126,26 @@ def test_cli_usage_errors(tmp_path, args, message):
     assert result.exit_code == 2 and message in result.output
 
 
-def test_what_is_not_distributed_is_refused(tmp_path, engine):
-    with pytest.raises(UsageError, match="only reads and writes"):
-        convert(FIXTURES / "m2" / "conll14.m2", tmp_path / "o.m2", engine=engine)
+@pytest.mark.parametrize("source, dest, options", [
+    (FIXTURES / "m2" / "conll14.m2", "o.m2", {"deletion": "-NONE-"}),     # an M2 → M2 rewrite
+    (FIXTURES / "m2" / "conll14.m2", "o.xml", {"to_format": "ixml"}),    # format to format
+    (FIXTURES / "hoo2012", "o", {"from_format": "hoo2012", "to_format": "hoo2011"}),
+])
+def test_a_read_write_conversion_runs_whole_on_a_worker(tmp_path, engine, source, dest, options):
+    """Nothing to share out sentence by sentence: one task, the worker reads and writes."""
+    local, remote = tmp_path / "local", tmp_path / "remote"
+    local.mkdir(), remote.mkdir()
+    expected = convert(source, local / dest, **options)
+    got = convert(source, remote / dest, engine=engine, **options)
+    for path in sorted(local.rglob("*")):
+        if path.is_file():
+            assert (remote / path.relative_to(local)).read_bytes() == path.read_bytes()
+    assert (got.sentences, got.lines()) == (expected.sentences, expected.lines())
+
+
+def test_a_whole_task_needs_files(engine):
+    with pytest.raises(UsageError, match="not standard input"):
+        convert(FIXTURES / "m2" / "conll14.m2", "-", to_format="m2", engine=engine)
 
 
 @pytest.mark.parametrize("source, options", [
@@ -254,8 +271,8 @@ def test_one_part_per_input_file_on_the_workers(tmp_path, engine):
     ("hoo", "*.xml", {"from_format": "hoo2011", "to_format": "m2"}),    # characters → tokens
 ])
 def test_read_write_conversions_one_file_per_worker(tmp_path, engine, name, pattern, options):
-    """A conversion that only reads and writes is refused on the stream (the client would
-    do all the work) but runs on the workers one input file each (--shards 0)."""
+    """A conversion that only reads and writes runs on the workers one input file each
+    (--shards 0)."""
     inputs = tmp_path / "in"
     inputs.mkdir()
     if name == "hoo":
@@ -269,9 +286,6 @@ def test_read_write_conversions_one_file_per_worker(tmp_path, engine, name, patt
         for k in range(2):
             (inputs / f"x{k}.m2").write_bytes((FIXTURES / "m2" / "conll14.m2").read_bytes())
     files = sorted(inputs.glob(pattern))
-    if name != "hoo":
-        with pytest.raises(UsageError, match="--shards 0"):
-            convert(files[0], tmp_path / "one", engine=engine, **options)
     local, remote = tmp_path / "local", tmp_path / "remote"
     convert(str(inputs / pattern), local, shards=0, **options)
     convert(str(inputs / pattern), remote, shards=0, engine=engine, **options)

@@ -133,22 +133,25 @@ def convert(
         raise UsageError(f"--absent skip: {writer.NAME} keeps every annotator's reference in "
                          "its place, so an absent one cannot be left out; use --absent "
                          "source|first, or --to nlpcc")
-    # one part per input file (--shards 0) hands whole files to the workers: any conversion
-    if engine is not None and shards != 0 and units not in (("text", "token"), ("token", "text"),
-                                                            ("char", "token")) and \
-            not (units == ("token", "token") and tokenizer is not None):
-        raise UsageError("--engine dask runs edit extraction (text → M2), M2 → text, "
-                         "words → characters and character offsets → tokens (HOO, NUCLE, "
-                         "BEA, FCE → M2) sentence by sentence; this conversion only reads and "
-                         "writes, which the client would do all the same: run it locally "
-                         "(--engine local), or on the workers one input file each "
-                         "(a glob of input files and --shards 0)")
+    # Edit extraction, M2 → text, words → characters and characters → tokens share their
+    # sentences out among the workers; a conversion that only reads and writes has nothing
+    # to share out, so on an engine it runs whole, as one task (below), or one input file
+    # per task (--shards 0)
+    whole_task = engine is not None and shards is None and \
+        units not in (("text", "token"), ("token", "text"), ("char", "token")) and \
+        not (units == ("token", "token") and tokenizer is not None)
     total = None
     if engine is not None and engine.partitions and shards != 0 \
             and isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
         total = sum(1 for _ in reader.read(source, **read_options))  # to cut partitions
     _check_options(units, alternative=alternative, types=types,
                    split_substitutions=split_substitutions, simplify=simplify, jobs=jobs)
+    if whole_task:
+        settings = {"from_format": reader.NAME, "to_format": writer.NAME, "tokenizer": tokenizer,
+                    "sentences": sentences, "text": text, "shrink": shrink, "mapping": mapping,
+                    "alternative": alternative, "absent": absent, "types": types,
+                    "split_substitutions": split_substitutions, "simplify": simplify}
+        return _on_one_worker(engine, source, dest, {**settings, **read_options, **options})
     if units == ("char", "token"):
         conversion = ConversionReport()
         items = documents_to_sentences(items, tokenizer or "en", sentences, conversion,
@@ -216,6 +219,40 @@ def convert(
     if report.conversion is None:  # a per-input sharded run brings its merged report
         report.conversion = conversion
     return report
+
+
+def _on_one_worker(engine: Any, source: Source, dest: str | os.PathLike[str],
+                   settings: dict[str, Any]) -> Report:
+    """A conversion that only reads and writes, run whole on one of ``engine``'s workers by
+    the local pipeline (the worker reads ``source`` and writes ``dest`` itself: a shared file
+    system, as for ``--shards 0``); its report.
+
+    Raises:
+        UsageError: standard input or output, which a worker cannot reach.
+        GecFormatError: what the conversion raises on the worker.
+    """
+    if not isinstance(source, (str, os.PathLike)) or os.fspath(source) == "-" \
+            or os.fspath(dest) == "-":
+        raise UsageError("this conversion only reads and writes, so --engine dask runs it "
+                         "whole on a worker, which reads and writes files: give file names, "
+                         "not standard input or output (or use --engine local)")
+    def absolute(value: Any) -> Any:  # the worker may run in another folder
+        if isinstance(value, (str, os.PathLike)):
+            return os.path.abspath(value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(absolute(v) for v in value)
+        return value
+
+    paths = {k: absolute(v) for k, v in settings.items()
+             if k in ("text", "refs", "ann", "alt") and v is not None}
+    task = ({**settings, **paths}, 1, [(os.path.abspath(source), os.path.abspath(dest))])
+    return next(iter(engine.map_chunks(_convert_whole, [task])))
+
+
+def _convert_whole(task: tuple[dict[str, Any], int, list[tuple[str, str]]]) -> Report:
+    """The task of :func:`_on_one_worker`."""
+    settings, _first, [(source, dest)] = task
+    return convert(source, dest, **settings)
 
 
 def _write_blocks(blocks: Iterable[tuple[int, str, Report, tuple[int, str] | None]],
