@@ -27,8 +27,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING
 
-from maxmatch import (AnnotatorResult, CorpusResult, CorpusScorer, LatticeError, f_counts,
-                      format_scores, shrink_edit, split_hypothesis)
+from maxmatch import (DEFAULT_MAX_EDGES, AnnotatorResult, CorpusResult, CorpusScorer,
+                      LatticeError, f_counts, format_scores, shrink_edit, split_hypothesis)
 
 if TYPE_CHECKING:
     from gecformats.metrics.score import ScoredSentence, ScoreResult, Scoring
@@ -122,7 +122,7 @@ class _GiveWay(Exception):
 
 def fast_score(hypothesis: str, gold: str, *, beta: float = 0.5, max_unchanged_words: int = 2,
                ignore_whitespace_casing: bool = False,
-               max_edges: int | None = None) -> CorpusResult | None:
+               max_edges: int | None = DEFAULT_MAX_EDGES) -> CorpusResult | None:
     """Score plain files with the scorer alone, or ``None`` when the full path must do it.
 
     The common case (two plain UTF-8 files, well-formed M2 with ``S`` and ``A`` lines only,
@@ -131,17 +131,14 @@ def fast_score(hypothesis: str, gold: str, *, beta: float = 0.5, max_unchanged_w
     ``T`` lines, a malformed or unusual line, a byte-order mark, a sentence the scorer
     refuses, different counts, an unreadable file) returns ``None``, and the caller scores
     with :class:`gecformats.metrics.score.Scoring`, which reports errors exactly.  Where it
-    answers, the answer is the full path's (tested on every gold and system file of
-    ``../shared`` and on generated files).
+    answers, the answer is the full path's (tested on CoNLL-2014 systems, the NUS edge cases
+    and generated files).  Options as for ``Scoring`` (``max_edges=None``: no bound).
     """
     if "-" in (hypothesis, gold) or hypothesis.endswith(".gz") or gold.endswith(".gz"):
         return None
-    from maxmatch import DEFAULT_MAX_EDGES
-
     scorer = CorpusScorer(beta=beta, max_unchanged_words=max_unchanged_words,
                           ignore_whitespace_casing=ignore_whitespace_casing,
-                          keep_sentences=False,
-                          max_edges=DEFAULT_MAX_EDGES if max_edges is None else max_edges)
+                          keep_sentences=False, max_edges=max_edges)
     try:
         with open(hypothesis, "rb") as hyp, open(gold, "rb") as ref:
             lines = iter(hyp)  # split on b"\n" only, as the full path reads it (spec §3)

@@ -164,11 +164,13 @@ TARGETS = [
     Target("m2-cherrant", "m2/cherrant.m2.char", M2_COMMANDS[:4], ".m2.char"),
     Target("m2-score", "score/sample.m2", [["score", "{fixture:score/sample.hyp}", "--gold", "{in}"],
                                            ["score", "{fixture:score/sample.hyp}", "--gold", "{in}",
-                                            "--format", "json"]], ".m2"),
+                                            "--format", "json"],
+                                           ["maxmatch", "{fixture:score/sample.hyp}", "{in}"]], ".m2"),
     Target("hyp", "score/sample.hyp", [["score", "{in}", "--gold", "{fixture:score/sample.m2}"],
                                        ["score", "{in}", "--gold", "{fixture:score/sample.m2}",
                                         "--per-sentence", "{out}.tsv", "-v"],
-                                       ["gleu", "{in}", "--gold", "{fixture:score/sample.m2}"]], ".hyp"),
+                                       ["gleu", "{in}", "--gold", "{fixture:score/sample.m2}"],
+                                       ["maxmatch", "{in}", "{fixture:score/sample.m2}"]], ".hyp"),
     Target("ixml", "ixml/example.ixml", [
         ["validate", "{in}"], ["stats", "{in}"], ["convert", "{in}", "{out}.m2"],
         ["convert", "{in}", "{out}.xml", "--to", "ixml"], ["refs", "{in}", "-o", "{out}.txt"],
@@ -319,6 +321,31 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
+@dataclass
+class _Result:
+    """What ``CliRunner().invoke`` gives, for the ``maxmatch`` drop-in (not a typer app)."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+    exception: BaseException | None
+
+
+def _drop_in(args: list[str]) -> _Result:
+    import io
+
+    from gecformats.m2scorer_cli import run
+
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        code = run(args, out, err)
+    except (_Timeout, MemoryError):
+        raise
+    except Exception as exc:  # judged as a traceback below
+        return _Result(1, out.getvalue(), err.getvalue(), exc)
+    return _Result(code, out.getvalue(), err.getvalue(), None)
+
+
 def run_case(target: Target, command: list[str], seed: int) -> Outcome:
     """Run one mutated case in-process and judge it."""
     from typer.testing import CliRunner
@@ -340,7 +367,8 @@ def run_case(target: Target, command: list[str], seed: int) -> Outcome:
         signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
         try:
-            result = CliRunner().invoke(app, args, catch_exceptions=True)
+            result = (_drop_in(args[1:]) if command[0] == "maxmatch"
+                      else CliRunner().invoke(app, args, catch_exceptions=True))
         except _Timeout:
             outcome.status, outcome.detail = "hang", f"over {TIME_LIMIT:g} s"
             return outcome
@@ -366,8 +394,9 @@ def run_case(target: Target, command: list[str], seed: int) -> Outcome:
             err = result.stderr
             lines = err.splitlines()
             listed = command[0] == "validate" and result.stdout.strip()
+            prefix = "maxmatch: " if command[0] == "maxmatch" else "gecformats: "
             if "Traceback" in err or (not lines and not listed) or any(
-                    not line.startswith("gecformats: ") for line in lines):
+                    not line.startswith(prefix) for line in lines):
                 outcome.status, outcome.detail = "bad-message", err[-300:]
             else:
                 after = _snapshot(outdir)

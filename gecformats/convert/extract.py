@@ -481,9 +481,9 @@ def sentences(items: Iterable[Parallel], tokenizer: str = "en", *, types: str | 
 def m2_blocks(items: Iterable[Parallel], tokenizer: str, engine: Any, *, types: str | None = None,
               split_substitutions: bool = False, report: ExtractionReport | None = None,
               total: int | None = None, deletion: str | None = None,
-              targets: str = "keep") -> Iterator[tuple[int, str, Report, tuple[int, str] | None]]:
+              targets: str = "keep") -> Iterator[tuple[str, Report, tuple[int, str] | None]]:
     """Text → M2 on ``engine``'s workers, which also write the M2: one
-    ``(sentences, text, writer_report, failure)`` per chunk, in order.
+    ``(text, writer_report, failure)`` per chunk, in order.
 
     What :func:`sentences` followed by :func:`gecformats.formats.m2.write` makes, but the
     workers send back M2 text instead of sentences, so the client only reads and writes
@@ -504,7 +504,7 @@ def m2_blocks(items: Iterable[Parallel], tokenizer: str, engine: Any, *, types: 
 
 
 def _m2_chunk(args: tuple[tuple[str, str, bool, str | None, str], int, list[Parallel]]
-              ) -> tuple[list[tuple[int, str, Report, tuple[int, str] | None]], ExtractionReport]:
+              ) -> tuple[list[tuple[str, Report, tuple[int, str] | None]], ExtractionReport]:
     """One task of :func:`m2_blocks`: extract a chunk, then write it as M2."""
     from gecformats.formats.m2 import format_sentence
 
@@ -521,7 +521,7 @@ def _m2_chunk(args: tuple[tuple[str, str, bool, str | None, str], int, list[Para
             failure = (first + i, str(exc))
             break
     written.sentences = len(blocks)
-    return [(len(blocks), "".join(blocks), written, failure)], report
+    return [("".join(blocks), written, failure)], report
 
 
 def _extract_chunk(args: tuple[tuple[str, str, bool], int, list[Parallel]]

@@ -140,18 +140,20 @@ def convert(
     whole_task = engine is not None and shards is None and \
         units not in (("text", "token"), ("token", "text"), ("char", "token")) and \
         not (units == ("token", "token") and tokenizer is not None)
+    _check_options(units, alternative=alternative, types=types,
+                   split_substitutions=split_substitutions, simplify=simplify, jobs=jobs)
+    # the conversion's settings, for the runs that hand whole files to the local pipeline
+    settings = {"tokenizer": tokenizer, "sentences": sentences, "shrink": shrink,
+                "mapping": mapping, "alternative": alternative, "absent": absent,
+                "types": types, "split_substitutions": split_substitutions, "simplify": simplify}
+    if whole_task:
+        return _on_one_worker(engine, source, dest,
+                              {"from_format": reader.NAME, "to_format": writer.NAME,
+                               "text": text, **settings, **read_options, **options})
     total = None
     if engine is not None and engine.partitions and shards != 0 \
             and isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
         total = sum(1 for _ in reader.read(source, **read_options))  # to cut partitions
-    _check_options(units, alternative=alternative, types=types,
-                   split_substitutions=split_substitutions, simplify=simplify, jobs=jobs)
-    if whole_task:
-        settings = {"from_format": reader.NAME, "to_format": writer.NAME, "tokenizer": tokenizer,
-                    "sentences": sentences, "text": text, "shrink": shrink, "mapping": mapping,
-                    "alternative": alternative, "absent": absent, "types": types,
-                    "split_substitutions": split_substitutions, "simplify": simplify}
-        return _on_one_worker(engine, source, dest, {**settings, **read_options, **options})
     if units == ("char", "token"):
         conversion = ConversionReport()
         items = documents_to_sentences(items, tokenizer or "en", sentences, conversion,
@@ -171,7 +173,7 @@ def convert(
             blocks = extract.m2_blocks(items, tokenizer or "en", engine, types=types,
                                        split_substitutions=split_substitutions,
                                        report=conversion, total=total, **options)
-            report = _write_blocks(blocks, dest, source)
+            report = _write_blocks(blocks, dest, writer, source)
             report.conversion = conversion
             return report
         items = extract.sentences(items, tokenizer or "en", types=types, report=conversion,
@@ -203,22 +205,23 @@ def convert(
     try:
         if shards is not None:
             report = _sharded(reader, writer, files, raw, counted, dest, shards, resume,
-                              read_options, options, engine,
-                              {"tokenizer": tokenizer, "sentences": sentences, "shrink": shrink,
-                               "mapping": mapping, "alternative": alternative, "absent": absent,
-                               "types": types, "split_substitutions": split_substitutions,
-                               "simplify": simplify})
+                              read_options, options, engine, settings)
         else:
             report = writer.write(counted, dest, **options)
     except GecFormatError:
         raise
     except ValueError as exc:  # what the output format cannot hold (a '|' in an M2 field ...)
-        unit = "document" if writer.UNIT == "char" else "sentence"
-        raise GecFormatError(f"{unit} {counted.count} cannot be written as {writer.NAME}: {exc}",
-                             source_name(source), kind="unwritable") from None
+        raise _unwritable(writer, counted.count, str(exc), source) from None
     if report.conversion is None:  # a per-input sharded run brings its merged report
         report.conversion = conversion
     return report
+
+
+def _unwritable(writer: Any, number: int, message: str, source: Source) -> GecFormatError:
+    """The error for item ``number``, which ``writer``'s format cannot hold."""
+    unit = "document" if writer.UNIT == "char" else "sentence"
+    return GecFormatError(f"{unit} {number} cannot be written as {writer.NAME}: {message}",
+                          source_name(source), kind="unwritable")
 
 
 def _on_one_worker(engine: Any, source: Source, dest: str | os.PathLike[str],
@@ -236,6 +239,7 @@ def _on_one_worker(engine: Any, source: Source, dest: str | os.PathLike[str],
         raise UsageError("this conversion only reads and writes, so --engine dask runs it "
                          "whole on a worker, which reads and writes files: give file names, "
                          "not standard input or output (or use --engine local)")
+
     def absolute(value: Any) -> Any:  # the worker may run in another folder
         if isinstance(value, (str, os.PathLike)):
             return os.path.abspath(value)
@@ -255,8 +259,8 @@ def _convert_whole(task: tuple[dict[str, Any], int, list[tuple[str, str]]]) -> R
     return convert(source, dest, **settings)
 
 
-def _write_blocks(blocks: Iterable[tuple[int, str, Report, tuple[int, str] | None]],
-                  dest: str | os.PathLike[str], source: Source) -> Report:
+def _write_blocks(blocks: Iterable[tuple[str, Report, tuple[int, str] | None]],
+                  dest: str | os.PathLike[str], writer: Any, source: Source) -> Report:
     """Write text made on an engine's workers (:func:`extract.m2_blocks`) to ``dest``, whole
     or not at all, and merge the parts' writer reports.
 
@@ -266,13 +270,11 @@ def _write_blocks(blocks: Iterable[tuple[int, str, Report, tuple[int, str] | Non
     """
     report = Report()
     with text_output(dest) as fh:
-        for _count, text, written, failure in blocks:
+        for text, written, failure in blocks:
             fh.write(text)
             report.merge(written)
             if failure is not None:
-                number, message = failure
-                raise GecFormatError(f"sentence {number} cannot be written as m2: {message}",
-                                     source_name(source), kind="unwritable")
+                raise _unwritable(writer, *failure, source)
     return report
 
 
