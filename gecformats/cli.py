@@ -16,7 +16,7 @@ from typing import Any, Optional, TypeVar
 
 import maxmatch
 import typer
-from typer.core import TyperGroup, TyperOption
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from gecformats import __version__, formats
 from gecformats.convert.extract import ABSENT as EXTRACT_ABSENT
@@ -73,6 +73,35 @@ class _OneLineErrors(TyperGroup):
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
+
+
+class _OnceEach(TyperCommand):
+    """A command whose single-valued options may be given once: ``score --gold A --gold B``
+    is a usage error (exit 2) naming the option, not a silent choice of B.  Options declared
+    repeatable (lists: ``--ref``, ``--filter``) stay repeatable; flags count as given once
+    whichever spelling (``--mix``/``--no-mix``) was used.  Every command of :data:`app` gets
+    this class (see the end of the module)."""
+
+    def make_parser(self, ctx: Any) -> Any:
+        parser = super().make_parser(ctx)
+        parse = parser.parse_args
+
+        def parse_args(args: list[str]) -> Any:
+            opts, rest, order = parse(args)
+            seen: set[int] = set()
+            for param in order:
+                if (getattr(param, "param_type_name", "") != "option" or param.multiple
+                        or getattr(param, "count", False) or param.is_eager):
+                    continue
+                if id(param) in seen:
+                    names = " / ".join(f"'{n}'" for n in [*param.opts, *param.secondary_opts])
+                    why = "give it once" if param.is_flag else "it takes one value"
+                    ctx.fail(f"Option {names} given more than once: {why}")
+                seen.add(id(param))
+            return opts, rest, order
+
+        parser.parse_args = parse_args
+        return parser
 
 
 app = typer.Typer(
@@ -1069,6 +1098,10 @@ def _reflow(doc: str) -> str:
 
 
 for _info in app.registered_commands:
+    # every command: a single option given once (on top of a command's own class, if any)
+    _cls = _info.cls or TyperCommand
+    if not issubclass(_cls, _OnceEach):
+        _info.cls = _OnceEach if _cls is TyperCommand else type(_cls.__name__, (_OnceEach, _cls), {})
     if _info.callback is not None and _info.callback.__doc__:
         _info.callback.__doc__ = _reflow(_info.callback.__doc__)
 

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import typer.main
 from typer.testing import CliRunner
 
 from conftest import FIXTURES, shared_file
@@ -192,3 +194,61 @@ def test_a_directory_where_a_file_is_expected(tmp_path: Path) -> None:
     folder.mkdir()
     code, _, err = run("stats", folder)
     assert code == 1 and "folder.m2" in err and "directory" in err.lower()
+
+
+# ------------------------------------------------------------- issue 22: options given twice
+
+def _click_commands() -> dict[str, object]:
+    return dict(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+
+
+def test_score_gold_twice_is_a_usage_error() -> None:
+    # the original command: `score --gold A --gold B` used to score against B, exit 0
+    other = FIXTURES / "score" / "sample.m2"
+    code, out, err = run("score", FIXTURES / "score" / "sample.hyp", "--gold", other, "--gold", CONLL)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("gecformats: Option '--gold' given more than once")
+
+
+def _single_options() -> list[tuple[str, list[str], bool]]:
+    found = []
+    for name, command in _click_commands().items():
+        for param in command.params:  # type: ignore[attr-defined]
+            if param.param_type_name == "option" and not param.multiple and not param.is_eager:
+                found.append((name, [*param.opts, *param.secondary_opts], param.is_flag))
+    return found
+
+
+@pytest.mark.parametrize("command, names, flag", _single_options(),
+                         ids=[f"{c}{n[0]}" for c, n, _ in _single_options()])
+def test_every_single_option_of_every_command_refuses_a_repeat(
+        command: str, names: list[str], flag: bool) -> None:
+    for first, second in {(names[0], names[0]), (names[0], names[-1])}:
+        given = [first, second] if flag else [first, "1", second, "2"]
+        code, out, err = run(command, *given)
+        hint = " / ".join(f"'{n}'" for n in names)
+        assert code == 2 and out == ""
+        assert err.startswith(f"gecformats: Option {hint} given more than once"), err
+        assert err.count("\n") == 1
+
+
+def test_list_options_stay_repeatable(tmp_path: Path) -> None:
+    src = tmp_path / "src.txt"
+    src.write_text("a b\n", encoding="utf-8")
+    out = tmp_path / "out.m2"
+    code, _, err = run("convert", src, out, "--from", "parallel", "--ref", src, "--ref", src)
+    assert code == 0, err
+    hyp, gold = FIXTURES / "score" / "sample.hyp", FIXTURES / "score" / "sample.m2"
+    assert run("gleu", hyp, "--gold", gold, "--gold", gold)[0] == 0
+
+
+def test_maxmatch_refuses_a_repeated_option() -> None:
+    from gecformats.m2scorer_cli import run as maxmatch_run
+
+    hyp, gold = FIXTURES / "score" / "sample.hyp", FIXTURES / "score" / "sample.m2"
+    for args in (["--beta", "1", "--beta=0.5"], ["--be", "1", "--beta", "2"], ["-v", "--very_verbose"]):
+        out, err = io.StringIO(), io.StringIO()
+        assert maxmatch_run([*args, str(hyp), str(gold)], out, err) == 1
+        assert out.getvalue() == "" and "given more than once" in err.getvalue().splitlines()[0]
+    out, err = io.StringIO(), io.StringIO()
+    assert maxmatch_run(["--beta", "1", str(hyp), str(gold)], out, err) == 0
