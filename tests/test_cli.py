@@ -252,3 +252,41 @@ def test_maxmatch_refuses_a_repeated_option() -> None:
         assert out.getvalue() == "" and "given more than once" in err.getvalue().splitlines()[0]
     out, err = io.StringIO(), io.StringIO()
     assert maxmatch_run(["--beta", "1", str(hyp), str(gold)], out, err) == 0
+
+
+# ------------------------------------------------------------- issue 22: unknown format names
+
+_HYP, _GOLD = FIXTURES / "score" / "sample.hyp", FIXTURES / "score" / "sample.m2"
+FORMAT_OPTIONS = {
+    ("convert", "--from"): ["convert", CONLL, "{out}"],
+    ("convert", "--to"): ["convert", CONLL, "{out}"],
+    ("validate", "--from"): ["validate", CONLL],
+    ("stats", "--from"): ["stats", CONLL],
+    ("refs", "--from"): ["refs", CONLL],
+    ("gleu", "--gold-format"): ["gleu", _HYP, "--gold", _GOLD],
+    ("imeasure", "--gold-format"): ["imeasure", _HYP, "--gold", _GOLD],
+}
+
+
+def test_the_format_table_covers_every_format_option() -> None:
+    found = {(name, opt) for name, command in _click_commands().items()
+             for param in command.params  # type: ignore[attr-defined]
+             for opt in param.opts if opt in ("--from", "--to", "--gold-format")}
+    assert found == set(FORMAT_OPTIONS)
+
+
+@pytest.mark.parametrize("key", list(FORMAT_OPTIONS), ids="".join)
+def test_an_unknown_format_name_is_a_usage_error(key: tuple[str, str], tmp_path: Path) -> None:
+    # the original command: `validate --from nosuch` exited 1 (bad data)
+    args = [str(a).format(out=tmp_path / "out.m2") for a in FORMAT_OPTIONS[key]]
+    code, out, err = run(*args, key[1], "nosuch")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "unknown format 'nosuch' (known: m2, " in err
+    assert not (tmp_path / "out.m2").exists()
+
+
+def test_a_format_a_command_cannot_take_is_a_usage_error() -> None:
+    code, _, err = run("validate", CONLL, "--from", "fce")
+    assert code == 2 and "cannot validate format 'fce'" in err
+    code, _, err = run("imeasure", _HYP, "--gold", _GOLD, "--gold-format", "tsv")
+    assert code == 2 and "--gold-format ixml or m2" in err
