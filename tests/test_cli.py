@@ -174,7 +174,7 @@ def test_an_unknown_suffixless_input_asks_for_from_with_the_command(tmp_path: Pa
     plain = tmp_path / "plain"
     plain.write_text("hello\n")
     code, _, err = run("convert", plain, tmp_path / "out.m2")
-    assert code == 2 and f"gecformats convert {plain} {tmp_path / 'out.m2'} --from m2" in err
+    assert code == 2 and f"gecformats convert {plain} {tmp_path / 'out.m2'} --from parallel" in err
 
 
 def test_convert_to_standard_output_keeps_the_input_format() -> None:
@@ -290,3 +290,35 @@ def test_a_format_a_command_cannot_take_is_a_usage_error() -> None:
     assert code == 2 and "cannot validate format 'fce'" in err
     code, _, err = run("imeasure", _HYP, "--gold", _GOLD, "--gold-format", "tsv")
     assert code == 2 and "--gold-format ixml or m2" in err
+
+
+# ------------------------------------------------------------- issue 22: --from from the content
+
+@pytest.mark.parametrize("content, suggested", [
+    ("He go home .\nShe like it .\n", "--from parallel --ref REF.txt"),
+    ("He go home .\tHe goes home .\n", "--from tsv"),
+    ("1\t1\t我在家里一个人学习中文。\t我在家里自学中文。\n2\t0\t我是里阿德，来自以色列。\n", "--from nlpcc"),
+    ("7\t我在家里自学中文。\t没有错误\n", "--from cherrant"),
+    ('{"id": "A1", "text": "He go.", "edits": []}\n', "--from bea"),
+    ('<DOC nid="1">\n<TEXT>\n', "--from nucle"),
+    ("s1\t3\t6\tis\n", "--from c4edits"),
+    ("\x00\x01\x02", "--from FORMAT"),
+    ("", "--from FORMAT"),
+])
+def test_a_suffixless_input_gets_the_format_its_content_suggests(
+        tmp_path: Path, content: str, suggested: str) -> None:
+    # the original command: every such file was told `--from m2`
+    path = tmp_path / "data"
+    path.write_text(content, encoding="utf-8")
+    code, out, err = run("convert", path, tmp_path / "out.m2")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"name it, e.g.: gecformats convert {path} {tmp_path / 'out.m2'} {suggested} (" in err
+    code, _, err = run("stats", path)
+    assert code == 2 and f"gecformats stats {path} {suggested.split(' --ref')[0]} (" in err
+
+
+def test_the_nlpcc_training_sample_is_told_nlpcc(tmp_path: Path) -> None:
+    path = shared_file("corpora/nlpcc2018/data.train.sample73.txt")
+    code, _, err = run("convert", path, tmp_path / "out.m2")
+    assert code == 2 and f"{path} {tmp_path / 'out.m2'} --from nlpcc (" in err
+    assert "NLPCC 2018 training data" in err
