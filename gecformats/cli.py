@@ -388,7 +388,7 @@ def convert(
                 input, f"gecformats convert {input} {output} --from {{format}}")
         if to_format is None and output == "-":
             to_format = from_format if formats.get(from_format or "m2").UNIT == "token" else "m2"
-        to_name = to_format or formats.infer(output)
+        to_name = to_format or _output_format(output, shards)
         if to_name == "m2":
             options["deletion"] = {"keep": None, "empty": "", "none": "-NONE-"}[deletion.value]
             options["targets"] = targets.value
@@ -438,6 +438,23 @@ def _engine(engine: EngineName, scheduler: str | None, workers: int | None,
     from gecformats.dist import Engine
 
     return Engine(scheduler, workers=workers, partitions=partitions)
+
+
+def _output_format(output: str, shards: int | None) -> str:
+    """The format ``convert`` writes to ``output`` without ``--to``: from its suffix.
+
+    Raises:
+        UsageError: the suffix says nothing; with ``--shards``, the message says that OUTPUT
+            is a folder whose parts' format comes from ``--to``.
+    """
+    try:
+        return formats.infer(output)
+    except UsageError:
+        if shards is None:
+            raise
+        raise UsageError(f"with --shards, {output!r} is a folder of parts whose format comes "
+                         f"from --to: add e.g. --to m2 (formats: {', '.join(formats.FORMATS)})"
+                         ) from None
 
 
 def _unit_name(format_name: str | None) -> str:

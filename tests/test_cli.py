@@ -322,3 +322,12 @@ def test_the_nlpcc_training_sample_is_told_nlpcc(tmp_path: Path) -> None:
     code, _, err = run("convert", path, tmp_path / "out.m2")
     assert code == 2 and f"{path} {tmp_path / 'out.m2'} --from nlpcc (" in err
     assert "NLPCC 2018 training data" in err
+
+
+def test_shards_without_to_says_the_output_is_a_folder(tmp_path: Path) -> None:
+    # the original command: "cannot tell the format of 'sh' from its suffix"
+    out = tmp_path / "sh"
+    code, _, err = run("convert", FIXTURES / "bea" / "sample.json", out, "--shards", "1")
+    assert code == 2 and err.count("\n") == 1
+    assert f"with --shards, '{out}' is a folder of parts whose format comes from --to" in err
+    assert not out.exists()
