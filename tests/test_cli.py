@@ -331,3 +331,47 @@ def test_shards_without_to_says_the_output_is_a_folder(tmp_path: Path) -> None:
     assert code == 2 and err.count("\n") == 1
     assert f"with --shards, '{out}' is a folder of parts whose format comes from --to" in err
     assert not out.exists()
+
+
+# ------------------------------------------------------------- issue 22: source mismatch message
+
+def test_source_mismatch_shows_the_first_differing_token(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S It is a concern that will be with us during our whole life , because "
+                    "the ''potential bomb' ' will explode .\n\n", encoding="utf-8")
+    src, hyp = tmp_path / "src.txt", tmp_path / "hyp.txt"
+    src.write_text(gold.read_text(encoding="utf-8")[2:].strip() + "\n", encoding="utf-8")
+    hyp.write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
+    for tokenizer, code_wanted in (("en", 1), ("space", 0)):
+        out = tmp_path / f"{tokenizer}.m2"
+        assert run("convert", src, out, "--from", "parallel", "--ref", hyp, "--tokenizer", tokenizer, "-q")[0] == 0
+        code, _, err = run("score", out, "--gold", gold, "--metric", "errant")
+        assert code == code_wanted, err
+    assert err == ""
+    code, _, err = run("score", tmp_path / "en.m2", "--gold", gold, "--metric", "errant")
+    assert err.count("\n") == 1
+    assert ('token 17 is "\'\'" in the hypothesis, "\'\'potential" in the gold '
+            '("… life , because the \'\' potential bomb \' \' …" vs ') in err
+    assert "vs \"… life , because the ''potential bomb' ' will explode …\"" in err
+    assert "tokenized differently" in err and "--tokenizer space" in err
+
+
+def test_source_mismatch_of_other_sentences_says_no_more() -> None:
+    from gecformats.errors import source_difference
+
+    said = source_difference("a b c d".split(), "a b x d e".split())
+    assert said == "token 3 is \"c\" in the hypothesis, \"x\" in the gold ('a b c d' vs 'a b x d e')"
+    assert source_difference(["a"], ["a", "b"]).startswith('token 2 is the end in the hypothesis, "b"')
+
+
+def test_conll14_source_mismatch_names_the_tokenizer(tmp_path: Path) -> None:
+    # the original command: an M2 made with the default tokenizer from the tokenized output
+    conll = "corpora/conll14"
+    source, amu = shared_file(f"{conll}/official_submissions/INPUT"), shared_file(f"{conll}/official_submissions/AMU")
+    gold = shared_file(f"{conll}/conll14st-test-data/noalt/official-2014.combined.m2")
+    out = tmp_path / "amu.m2"
+    assert run("convert", source, out, "--from", "parallel", "--ref", amu, "-q")[0] == 0
+    code, _, err = run("score", out, "--gold", gold, "--metric", "errant")
+    assert code == 1 and "sentence 16: " in err and "It is a concern" not in err
+    assert 'token 22 is "\'\'" in the hypothesis, "\'\'potential" in the gold' in err
+    assert "--tokenizer space" in err
