@@ -112,6 +112,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # click's plain help, not Rich's tables: at 80 columns Rich squeezed the descriptions
+    # into 17 characters (convert --help: 351 lines) and read "[dask]" as markup
+    rich_markup_mode=None,
 )
 
 

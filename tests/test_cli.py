@@ -375,3 +375,31 @@ def test_conll14_source_mismatch_names_the_tokenizer(tmp_path: Path) -> None:
     assert code == 1 and "sentence 16: " in err and "It is a concern" not in err
     assert 'token 22 is "\'\'" in the hypothesis, "\'\'potential" in the gold' in err
     assert "--tokenizer space" in err
+
+
+# ------------------------------------------------------------- issue 22: help at 80 columns
+
+def _width(line: str) -> int:
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+@pytest.mark.parametrize("command", [None, *_click_commands()])
+def test_help_is_readable_at_80_columns(command: str | None) -> None:
+    args = ([command] if command else []) + ["--help"]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "80"})
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 0 and "Usage: gecformats" in lines[0]
+    assert all(_width(line) <= 80 for line in lines), max(lines, key=_width)
+    # descriptions start at most 34 columns in: 46 characters of text a line at least
+    starts = [len(line) - len(line.lstrip()) for line in lines if line.startswith("  ") and "  " in line.strip()]
+    assert all(start <= 34 for start in starts)
+    assert len(lines) < 160
+
+
+def test_convert_help_names_the_dask_extra() -> None:
+    # the original command: `convert --help` printed pip install 'gecformats'
+    result = CliRunner().invoke(app, ["convert", "--help"], env={"COLUMNS": "80"})
+    assert "pip install" in result.stdout
+    assert "'gecformats[dask]'" in " ".join(result.stdout.split())
