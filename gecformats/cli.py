@@ -556,7 +556,7 @@ def refs(
     capped: list[tuple[str | None, int]] = []
     with user_errors():
         from_format = from_format or formats.infer_input(
-            input, f"gecformats refs {input} --from {{format}}")
+            input, f"gecformats refs {input} --from {{format}}", ("ixml", "m2", "conll"))
         sentences = read_loci(input, from_format, grouping.value)
         with atomic_output(output) as fh:
             write_references(sentences, fh, mix=mix, max=max, format=output_format.value,

@@ -403,3 +403,13 @@ def test_convert_help_names_the_dask_extra() -> None:
     result = CliRunner().invoke(app, ["convert", "--help"], env={"COLUMNS": "80"})
     assert "pip install" in result.stdout
     assert "'gecformats[dask]'" in " ".join(result.stdout.split())
+
+
+def test_a_command_that_cannot_read_the_suggested_format_says_so(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.write_text("He go home .\n", encoding="utf-8")
+    code, _, err = run("imeasure", _HYP, "--gold", plain)
+    assert code == 2 and "looks like plain text" in err and "(it reads: ixml, m2)" in err
+    assert "--gold-format parallel" not in err
+    code, _, err = run("refs", plain)
+    assert code == 2 and "(it reads: ixml, m2, conll)" in err

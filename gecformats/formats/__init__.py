@@ -107,17 +107,22 @@ def infer(path: str | os.PathLike[str]) -> str:
     )
 
 
-def infer_input(path: str | os.PathLike[str], example: str | None = None) -> str:
+def infer_input(path: str | os.PathLike[str], example: str | None = None,
+                reads: tuple[str, ...] | None = None) -> str:
     """The format of an input file: from its suffix, else from its first bytes.
 
     A file without a telling suffix (NLPCC 2018's ``gold.01``) or standard input (``-``)
     is recognised as M2 when its first line is an ``S`` line and as I-measure XML when it
-    opens a ``<scripts>`` document; anything else must be named.
+    opens a ``<scripts>`` document; anything else must be named, and the message suggests
+    the format the first lines look like (``parallel`` for plain text, ``tsv``, ``nlpcc``
+    ...).
 
     Args:
         path: the input (``-`` is standard input, peeked at without consuming it).
         example: the command line to suggest, with ``{format}`` where ``--from`` goes
             (e.g. ``"gecformats convert gold.01 OUT.m2 --from {format}"``).
+        reads: the formats the command reads, when not all (``("ixml", "m2")``): a file
+            that looks like another is said to be so, with no command to type.
 
     Raises:
         UsageError: the format cannot be told; the message gives the command to type.
@@ -133,6 +138,10 @@ def infer_input(path: str | os.PathLike[str], example: str | None = None) -> str
     if example is None:
         raise suffix_error
     guess = _guess(head)
+    where = f"cannot tell the format of {os.fspath(path)!r} from its name or first line"
+    if guess is not None and reads is not None and guess[0] not in reads:
+        raise UsageError(f"{where}; it looks like {guess[1]}, which this command does not read "
+                         f"(it reads: {', '.join(reads)})")
     if guess is None:
         looks, suggestion = "", example.format(format="FORMAT")
     else:
@@ -141,9 +150,8 @@ def infer_input(path: str | os.PathLike[str], example: str | None = None) -> str
         if guess[0] == "parallel" and " convert " in f" {example}":
             named += " --ref REF.txt"  # a source file is read with its corrected files
         suggestion = example.format(format=named)
-    raise UsageError(f"cannot tell the format of {os.fspath(path)!r} from its name or first "
-                     f"line; {looks}name it, e.g.: {suggestion} (formats: "
-                     f"{', '.join(FORMATS)})")
+    raise UsageError(f"{where}; {looks}name it, e.g.: {suggestion} (formats: "
+                     f"{', '.join(reads or FORMATS)})")
 
 
 def _head(path: str | os.PathLike[str]) -> str | None:

@@ -821,7 +821,7 @@ def read_gold(source: str | os.PathLike[str], gold_format: str | None = None
     from gecformats.formats import ixml, m2
 
     name = gold_format or formats.infer_input(source, f"gecformats imeasure HYP --gold {source}"
-                                                       " --gold-format {format}")
+                                                       " --gold-format {format}", ("ixml", "m2"))
     if name == "ixml":
         for ls in ixml.read_loci(source):
             yield GoldSentence.from_loci(ls, ls.text)
