@@ -16,7 +16,7 @@ from typing import Any, Optional, TypeVar
 
 import maxmatch
 import typer
-from typer.core import TyperGroup, TyperOption
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from gecformats import __version__, formats
 from gecformats.convert.extract import ABSENT as EXTRACT_ABSENT
@@ -75,6 +75,35 @@ class _OneLineErrors(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
+class _OnceEach(TyperCommand):
+    """A command whose single-valued options may be given once: ``score --gold A --gold B``
+    is a usage error (exit 2) naming the option, not a silent choice of B.  Options declared
+    repeatable (lists: ``--ref``, ``--filter``) stay repeatable; flags count as given once
+    whichever spelling (``--mix``/``--no-mix``) was used.  Every command of :data:`app` gets
+    this class (see the end of the module)."""
+
+    def make_parser(self, ctx: Any) -> Any:
+        parser = super().make_parser(ctx)
+        parse = parser.parse_args
+
+        def parse_args(args: list[str]) -> Any:
+            opts, rest, order = parse(args)
+            seen: set[int] = set()
+            for param in order:
+                if (getattr(param, "param_type_name", "") != "option" or param.multiple
+                        or getattr(param, "count", False) or param.is_eager):
+                    continue
+                if id(param) in seen:
+                    names = " / ".join(f"'{n}'" for n in [*param.opts, *param.secondary_opts])
+                    why = "give it once" if param.is_flag else "it takes one value"
+                    ctx.fail(f"Option {names} given more than once: {why}")
+                seen.add(id(param))
+            return opts, rest, order
+
+        parser.parse_args = parse_args
+        return parser
+
+
 app = typer.Typer(
     cls=_OneLineErrors,
     name="gecformats",
@@ -83,6 +112,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # click's plain help, not Rich's tables: at 80 columns Rich squeezed the descriptions
+    # into 17 characters (convert --help: 351 lines) and read "[dask]" as markup
+    rich_markup_mode=None,
 )
 
 
@@ -359,7 +391,7 @@ def convert(
                 input, f"gecformats convert {input} {output} --from {{format}}")
         if to_format is None and output == "-":
             to_format = from_format if formats.get(from_format or "m2").UNIT == "token" else "m2"
-        to_name = to_format or formats.infer(output)
+        to_name = to_format or _output_format(output, shards)
         if to_name == "m2":
             options["deletion"] = {"keep": None, "empty": "", "none": "-NONE-"}[deletion.value]
             options["targets"] = targets.value
@@ -409,6 +441,23 @@ def _engine(engine: EngineName, scheduler: str | None, workers: int | None,
     from gecformats.dist import Engine
 
     return Engine(scheduler, workers=workers, partitions=partitions)
+
+
+def _output_format(output: str, shards: int | None) -> str:
+    """The format ``convert`` writes to ``output`` without ``--to``: from its suffix.
+
+    Raises:
+        UsageError: the suffix says nothing; with ``--shards``, the message says that OUTPUT
+            is a folder whose parts' format comes from ``--to``.
+    """
+    try:
+        return formats.infer(output)
+    except UsageError:
+        if shards is None:
+            raise
+        raise UsageError(f"with --shards, {output!r} is a folder of parts whose format comes "
+                         f"from --to: add e.g. --to m2 (formats: {', '.join(formats.FORMATS)})"
+                         ) from None
 
 
 def _unit_name(format_name: str | None) -> str:
@@ -507,7 +556,7 @@ def refs(
     capped: list[tuple[str | None, int]] = []
     with user_errors():
         from_format = from_format or formats.infer_input(
-            input, f"gecformats refs {input} --from {{format}}")
+            input, f"gecformats refs {input} --from {{format}}", ("ixml", "m2", "conll"))
         sentences = read_loci(input, from_format, grouping.value)
         with atomic_output(output) as fh:
             write_references(sentences, fh, mix=mix, max=max, format=output_format.value,
@@ -1069,6 +1118,10 @@ def _reflow(doc: str) -> str:
 
 
 for _info in app.registered_commands:
+    # every command: a single option given once (on top of a command's own class, if any)
+    _cls = _info.cls or TyperCommand
+    if not issubclass(_cls, _OnceEach):
+        _info.cls = _OnceEach if _cls is TyperCommand else type(_cls.__name__, (_OnceEach, _cls), {})
     if _info.callback is not None and _info.callback.__doc__:
         _info.callback.__doc__ = _reflow(_info.callback.__doc__)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class GecFormatError(ValueError):
     """Malformed or unusable input, located by file and line (or XML element).
@@ -51,3 +53,40 @@ class UsageError(GecFormatError):
     def __init__(self, message: str, file: str | None = None, line: int | None = None,
                  kind: str = "usage") -> None:
         super().__init__(message, file, line, kind)
+
+
+_SPLIT_OFF = frozenset({",", ".", "!", "?", ";", ":", ")", "''", "``", "n't", "'s", "'re", "'ve",
+                        "'ll", "'m", "'d", "-LRB-", "-RRB-", "，", "。", "！", "？", "；", "："})
+"""Tokens that, standing alone after the first, show a text tokenized already."""
+
+
+def source_difference(hypothesis: Sequence[str], gold: Sequence[str], context: int = 4) -> str:
+    """Where the source tokens of one sentence first differ between a hypothesis M2 file and
+    the gold, for an error message: the first differing token of each, with ``context``
+    tokens on both sides, and, when the two hold the same characters tokenized differently
+    and the gold's text looks tokenized already, the option that keeps the tokens.
+
+    >>> print(source_difference("life , we never know when the '' potential bomb ' ' will".split(),
+    ...                         "life , we never know when the ''potential bomb' ' will".split()))
+    token 8 is "''" in the hypothesis, "''potential" in the gold ("… never know when the '' potential bomb ' ' …" vs "… never know when the ''potential bomb' ' will"); the same characters tokenized differently, and the gold is tokenized already: if the hypothesis text was too, make its M2 with 'gecformats convert … --tokenizer space', which keeps its tokens
+    """
+    at = next((i for i, (h, g) in enumerate(zip(hypothesis, gold)) if h != g),
+              min(len(hypothesis), len(gold)))
+
+    def show(tokens: Sequence[str]) -> str:
+        start, end = max(0, at - context), min(len(tokens), at + 1 + context)
+        shown = " ".join(tokens[start:end])
+        return repr(("… " if start else "") + shown + (" …" if end < len(tokens) else ""))
+
+    def token(tokens: Sequence[str]) -> str:
+        return f'"{tokens[at]}"' if at < len(tokens) else "the end"
+
+    message = (f"token {at + 1} is {token(hypothesis)} in the hypothesis, {token(gold)} in the "
+               f"gold ({show(hypothesis)} vs {show(gold)})")
+    if "".join(hypothesis) == "".join(gold):
+        message += "; the same characters tokenized differently"
+        if any(t in _SPLIT_OFF for t in gold[1:]):
+            message += (", and the gold is tokenized already: if the hypothesis text was too, "
+                        "make its M2 with 'gecformats convert … --tokenizer space', which "
+                        "keeps its tokens")
+    return message

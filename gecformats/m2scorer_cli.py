@@ -224,10 +224,21 @@ def _traced(scoring: Scoring, out: IO[str]) -> ScoreResult:
 
 
 def _options(opts: list[tuple[str, str]]) -> dict[str, object]:
-    """The reference's option values: ``int()`` and ``float()`` parses (§1)."""
+    """The reference's option values: ``int()`` and ``float()`` parses (§1).
+
+    Raises:
+        ValueError: a bad number, or an option given twice (the reference keeps the last
+            ``--beta`` silently; ``-v``, ``--verbose`` and ``--very_verbose`` are one option).
+    """
     options: dict[str, object] = {"verbose": False, "beta": 0.5, "max_unchanged_words": 2,
                                   "ignore_whitespace_casing": False}
+    seen: dict[str, str] = {}
     for name, value in opts:
+        key = "verbose" if name in ("-v", "--very_verbose") else name.lstrip("-")
+        if key in seen:
+            again = "" if seen[key] == name else f" (the same option as {seen[key]})"
+            raise ValueError(f"option {name}{again} given more than once: give it once")
+        seen[key] = name
         if name in ("-v", "--verbose", "--very_verbose"):
             options["verbose"] = True
         elif name == "--max_unchanged_words":

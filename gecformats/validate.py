@@ -80,7 +80,7 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
-from gecformats.errors import GecFormatError
+from gecformats.errors import GecFormatError, UsageError
 from gecformats.formats import _hoo, cherrant, hoo2011, hoo2012, ixml, m2, nlpcc, parallel, tsv
 from gecformats.io import Source, source_name, text_lines
 from gecformats.convert.loci import Change, LocusSentence, imeasure_overlap
@@ -211,7 +211,8 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
 
     Raises:
         OSError: the file cannot be opened or read.
-        GecFormatError: the file is not text (invalid UTF-8), the format is unknown, HOO
+        UsageError: the format is unknown or cannot be validated.
+        GecFormatError: the file is not text (invalid UTF-8), HOO
             data is given as an open file, or a parallel folder has no ``source.txt`` or a
             bad ``annotator-*.txt`` name.
     """
@@ -234,7 +235,11 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
         yield from _validate_text(source, format)
         return
     if format != "m2":
-        raise GecFormatError(f"cannot validate format {format!r} (known: {', '.join(FORMATS)})")
+        from gecformats.formats import get
+
+        get(format)  # an unknown name: UsageError, with the known ones
+        raise UsageError(f"cannot validate format {format!r} (validates: {', '.join(FORMATS)}); "
+                         f"convert it to m2 first")
     name = source_name(source)
     syntax: list[tuple[int, GecFormatError]] = []
     for number, sentence, edit_lines in m2.read_checked(source, syntax):

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import typer.main
 from typer.testing import CliRunner
 
 from conftest import FIXTURES, shared_file
@@ -172,7 +174,7 @@ def test_an_unknown_suffixless_input_asks_for_from_with_the_command(tmp_path: Pa
     plain = tmp_path / "plain"
     plain.write_text("hello\n")
     code, _, err = run("convert", plain, tmp_path / "out.m2")
-    assert code == 2 and f"gecformats convert {plain} {tmp_path / 'out.m2'} --from m2" in err
+    assert code == 2 and f"gecformats convert {plain} {tmp_path / 'out.m2'} --from parallel" in err
 
 
 def test_convert_to_standard_output_keeps_the_input_format() -> None:
@@ -192,3 +194,222 @@ def test_a_directory_where_a_file_is_expected(tmp_path: Path) -> None:
     folder.mkdir()
     code, _, err = run("stats", folder)
     assert code == 1 and "folder.m2" in err and "directory" in err.lower()
+
+
+# ------------------------------------------------------------- issue 22: options given twice
+
+def _click_commands() -> dict[str, object]:
+    return dict(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+
+
+def test_score_gold_twice_is_a_usage_error() -> None:
+    # the original command: `score --gold A --gold B` used to score against B, exit 0
+    other = FIXTURES / "score" / "sample.m2"
+    code, out, err = run("score", FIXTURES / "score" / "sample.hyp", "--gold", other, "--gold", CONLL)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("gecformats: Option '--gold' given more than once")
+
+
+def _single_options() -> list[tuple[str, list[str], bool]]:
+    found = []
+    for name, command in _click_commands().items():
+        for param in command.params:  # type: ignore[attr-defined]
+            if param.param_type_name == "option" and not param.multiple and not param.is_eager:
+                found.append((name, [*param.opts, *param.secondary_opts], param.is_flag))
+    return found
+
+
+@pytest.mark.parametrize("command, names, flag", _single_options(),
+                         ids=[f"{c}{n[0]}" for c, n, _ in _single_options()])
+def test_every_single_option_of_every_command_refuses_a_repeat(
+        command: str, names: list[str], flag: bool) -> None:
+    for first, second in {(names[0], names[0]), (names[0], names[-1])}:
+        given = [first, second] if flag else [first, "1", second, "2"]
+        code, out, err = run(command, *given)
+        hint = " / ".join(f"'{n}'" for n in names)
+        assert code == 2 and out == ""
+        assert err.startswith(f"gecformats: Option {hint} given more than once"), err
+        assert err.count("\n") == 1
+
+
+def test_list_options_stay_repeatable(tmp_path: Path) -> None:
+    src = tmp_path / "src.txt"
+    src.write_text("a b\n", encoding="utf-8")
+    out = tmp_path / "out.m2"
+    code, _, err = run("convert", src, out, "--from", "parallel", "--ref", src, "--ref", src)
+    assert code == 0, err
+    hyp, gold = FIXTURES / "score" / "sample.hyp", FIXTURES / "score" / "sample.m2"
+    assert run("gleu", hyp, "--gold", gold, "--gold", gold)[0] == 0
+
+
+def test_maxmatch_refuses_a_repeated_option() -> None:
+    from gecformats.m2scorer_cli import run as maxmatch_run
+
+    hyp, gold = FIXTURES / "score" / "sample.hyp", FIXTURES / "score" / "sample.m2"
+    for args in (["--beta", "1", "--beta=0.5"], ["--be", "1", "--beta", "2"], ["-v", "--very_verbose"]):
+        out, err = io.StringIO(), io.StringIO()
+        assert maxmatch_run([*args, str(hyp), str(gold)], out, err) == 1
+        assert out.getvalue() == "" and "given more than once" in err.getvalue().splitlines()[0]
+    out, err = io.StringIO(), io.StringIO()
+    assert maxmatch_run(["--beta", "1", str(hyp), str(gold)], out, err) == 0
+
+
+# ------------------------------------------------------------- issue 22: unknown format names
+
+_HYP, _GOLD = FIXTURES / "score" / "sample.hyp", FIXTURES / "score" / "sample.m2"
+FORMAT_OPTIONS = {
+    ("convert", "--from"): ["convert", CONLL, "{out}"],
+    ("convert", "--to"): ["convert", CONLL, "{out}"],
+    ("validate", "--from"): ["validate", CONLL],
+    ("stats", "--from"): ["stats", CONLL],
+    ("refs", "--from"): ["refs", CONLL],
+    ("gleu", "--gold-format"): ["gleu", _HYP, "--gold", _GOLD],
+    ("imeasure", "--gold-format"): ["imeasure", _HYP, "--gold", _GOLD],
+}
+
+
+def test_the_format_table_covers_every_format_option() -> None:
+    found = {(name, opt) for name, command in _click_commands().items()
+             for param in command.params  # type: ignore[attr-defined]
+             for opt in param.opts if opt in ("--from", "--to", "--gold-format")}
+    assert found == set(FORMAT_OPTIONS)
+
+
+@pytest.mark.parametrize("key", list(FORMAT_OPTIONS), ids="".join)
+def test_an_unknown_format_name_is_a_usage_error(key: tuple[str, str], tmp_path: Path) -> None:
+    # the original command: `validate --from nosuch` exited 1 (bad data)
+    args = [str(a).format(out=tmp_path / "out.m2") for a in FORMAT_OPTIONS[key]]
+    code, out, err = run(*args, key[1], "nosuch")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "unknown format 'nosuch' (known: m2, " in err
+    assert not (tmp_path / "out.m2").exists()
+
+
+def test_a_format_a_command_cannot_take_is_a_usage_error() -> None:
+    code, _, err = run("validate", CONLL, "--from", "fce")
+    assert code == 2 and "cannot validate format 'fce'" in err
+    code, _, err = run("imeasure", _HYP, "--gold", _GOLD, "--gold-format", "tsv")
+    assert code == 2 and "--gold-format ixml or m2" in err
+
+
+# ------------------------------------------------------------- issue 22: --from from the content
+
+@pytest.mark.parametrize("content, suggested", [
+    ("He go home .\nShe like it .\n", "--from parallel --ref REF.txt"),
+    ("He go home .\tHe goes home .\n", "--from tsv"),
+    ("1\t1\t我在家里一个人学习中文。\t我在家里自学中文。\n2\t0\t我是里阿德，来自以色列。\n", "--from nlpcc"),
+    ("7\t我在家里自学中文。\t没有错误\n", "--from cherrant"),
+    ('{"id": "A1", "text": "He go.", "edits": []}\n', "--from bea"),
+    ('<DOC nid="1">\n<TEXT>\n', "--from nucle"),
+    ("s1\t3\t6\tis\n", "--from c4edits"),
+    ("\x00\x01\x02", "--from FORMAT"),
+    ("", "--from FORMAT"),
+])
+def test_a_suffixless_input_gets_the_format_its_content_suggests(
+        tmp_path: Path, content: str, suggested: str) -> None:
+    # the original command: every such file was told `--from m2`
+    path = tmp_path / "data"
+    path.write_text(content, encoding="utf-8")
+    code, out, err = run("convert", path, tmp_path / "out.m2")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"name it, e.g.: gecformats convert {path} {tmp_path / 'out.m2'} {suggested} (" in err
+    code, _, err = run("stats", path)
+    assert code == 2 and f"gecformats stats {path} {suggested.split(' --ref')[0]} (" in err
+
+
+def test_the_nlpcc_training_sample_is_told_nlpcc(tmp_path: Path) -> None:
+    path = shared_file("corpora/nlpcc2018/data.train.sample73.txt")
+    code, _, err = run("convert", path, tmp_path / "out.m2")
+    assert code == 2 and f"{path} {tmp_path / 'out.m2'} --from nlpcc (" in err
+    assert "NLPCC 2018 training data" in err
+
+
+def test_shards_without_to_says_the_output_is_a_folder(tmp_path: Path) -> None:
+    # the original command: "cannot tell the format of 'sh' from its suffix"
+    out = tmp_path / "sh"
+    code, _, err = run("convert", FIXTURES / "bea" / "sample.json", out, "--shards", "1")
+    assert code == 2 and err.count("\n") == 1
+    assert f"with --shards, '{out}' is a folder of parts whose format comes from --to" in err
+    assert not out.exists()
+
+
+# ------------------------------------------------------------- issue 22: source mismatch message
+
+def test_source_mismatch_shows_the_first_differing_token(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S It is a concern that will be with us during our whole life , because "
+                    "the ''potential bomb' ' will explode .\n\n", encoding="utf-8")
+    src, hyp = tmp_path / "src.txt", tmp_path / "hyp.txt"
+    src.write_text(gold.read_text(encoding="utf-8")[2:].strip() + "\n", encoding="utf-8")
+    hyp.write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
+    for tokenizer, code_wanted in (("en", 1), ("space", 0)):
+        out = tmp_path / f"{tokenizer}.m2"
+        assert run("convert", src, out, "--from", "parallel", "--ref", hyp, "--tokenizer", tokenizer, "-q")[0] == 0
+        code, _, err = run("score", out, "--gold", gold, "--metric", "errant")
+        assert code == code_wanted, err
+    assert err == ""
+    code, _, err = run("score", tmp_path / "en.m2", "--gold", gold, "--metric", "errant")
+    assert err.count("\n") == 1
+    assert ('token 17 is "\'\'" in the hypothesis, "\'\'potential" in the gold '
+            '("… life , because the \'\' potential bomb \' \' …" vs ') in err
+    assert "vs \"… life , because the ''potential bomb' ' will explode …\"" in err
+    assert "tokenized differently" in err and "--tokenizer space" in err
+
+
+def test_source_mismatch_of_other_sentences_says_no_more() -> None:
+    from gecformats.errors import source_difference
+
+    said = source_difference("a b c d".split(), "a b x d e".split())
+    assert said == "token 3 is \"c\" in the hypothesis, \"x\" in the gold ('a b c d' vs 'a b x d e')"
+    assert source_difference(["a"], ["a", "b"]).startswith('token 2 is the end in the hypothesis, "b"')
+
+
+def test_conll14_source_mismatch_names_the_tokenizer(tmp_path: Path) -> None:
+    # the original command: an M2 made with the default tokenizer from the tokenized output
+    conll = "corpora/conll14"
+    source, amu = shared_file(f"{conll}/official_submissions/INPUT"), shared_file(f"{conll}/official_submissions/AMU")
+    gold = shared_file(f"{conll}/conll14st-test-data/noalt/official-2014.combined.m2")
+    out = tmp_path / "amu.m2"
+    assert run("convert", source, out, "--from", "parallel", "--ref", amu, "-q")[0] == 0
+    code, _, err = run("score", out, "--gold", gold, "--metric", "errant")
+    assert code == 1 and "sentence 16: " in err and "It is a concern" not in err
+    assert 'token 22 is "\'\'" in the hypothesis, "\'\'potential" in the gold' in err
+    assert "--tokenizer space" in err
+
+
+# ------------------------------------------------------------- issue 22: help at 80 columns
+
+def _width(line: str) -> int:
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+@pytest.mark.parametrize("command", [None, *_click_commands()])
+def test_help_is_readable_at_80_columns(command: str | None) -> None:
+    args = ([command] if command else []) + ["--help"]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "80"})
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 0 and "Usage: gecformats" in lines[0]
+    assert all(_width(line) <= 80 for line in lines), max(lines, key=_width)
+    # descriptions start at most 34 columns in: 46 characters of text a line at least
+    starts = [len(line) - len(line.lstrip()) for line in lines if line.startswith("  ") and "  " in line.strip()]
+    assert all(start <= 34 for start in starts)
+    assert len(lines) < 160
+
+
+def test_convert_help_names_the_dask_extra() -> None:
+    # the original command: `convert --help` printed pip install 'gecformats'
+    result = CliRunner().invoke(app, ["convert", "--help"], env={"COLUMNS": "80"})
+    assert "pip install" in result.stdout
+    assert "'gecformats[dask]'" in " ".join(result.stdout.split())
+
+
+def test_a_command_that_cannot_read_the_suggested_format_says_so(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.write_text("He go home .\n", encoding="utf-8")
+    code, _, err = run("imeasure", _HYP, "--gold", plain)
+    assert code == 2 and "looks like plain text" in err and "(it reads: ixml, m2)" in err
+    assert "--gold-format parallel" not in err
+    code, _, err = run("refs", plain)
+    assert code == 2 and "(it reads: ixml, m2, conll)" in err

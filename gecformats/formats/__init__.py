@@ -107,17 +107,22 @@ def infer(path: str | os.PathLike[str]) -> str:
     )
 
 
-def infer_input(path: str | os.PathLike[str], example: str | None = None) -> str:
+def infer_input(path: str | os.PathLike[str], example: str | None = None,
+                reads: tuple[str, ...] | None = None) -> str:
     """The format of an input file: from its suffix, else from its first bytes.
 
     A file without a telling suffix (NLPCC 2018's ``gold.01``) or standard input (``-``)
     is recognised as M2 when its first line is an ``S`` line and as I-measure XML when it
-    opens a ``<scripts>`` document; anything else must be named.
+    opens a ``<scripts>`` document; anything else must be named, and the message suggests
+    the format the first lines look like (``parallel`` for plain text, ``tsv``, ``nlpcc``
+    ...).
 
     Args:
         path: the input (``-`` is standard input, peeked at without consuming it).
         example: the command line to suggest, with ``{format}`` where ``--from`` goes
             (e.g. ``"gecformats convert gold.01 OUT.m2 --from {format}"``).
+        reads: the formats the command reads, when not all (``("ixml", "m2")``): a file
+            that looks like another is said to be so, with no command to type.
 
     Raises:
         UsageError: the format cannot be told; the message gives the command to type.
@@ -126,18 +131,32 @@ def infer_input(path: str | os.PathLike[str], example: str | None = None) -> str
         return infer(path)
     except UsageError as exc:
         suffix_error = exc
-    found = _sniff(path)
+    head = _head(path)
+    found = _sniff_text(head)
     if found is not None:
         return found
     if example is None:
         raise suffix_error
-    raise UsageError(f"cannot tell the format of {os.fspath(path)!r} from its name or first "
-                     f"line; name it, e.g.: {example.format(format='m2')} (formats: "
-                     f"{', '.join(FORMATS)})")
+    guess = _guess(head)
+    where = f"cannot tell the format of {os.fspath(path)!r} from its name or first line"
+    if guess is not None and reads is not None and guess[0] not in reads:
+        raise UsageError(f"{where}; it looks like {guess[1]}, which this command does not read "
+                         f"(it reads: {', '.join(reads)})")
+    if guess is None:
+        looks, suggestion = "", example.format(format="FORMAT")
+    else:
+        looks = f"it looks like {guess[1]}; "
+        named = guess[0]
+        if guess[0] == "parallel" and " convert " in f" {example}":
+            named += " --ref REF.txt"  # a source file is read with its corrected files
+        suggestion = example.format(format=named)
+    raise UsageError(f"{where}; {looks}name it, e.g.: {suggestion} (formats: "
+                     f"{', '.join(reads or FORMATS)})")
 
 
-def _sniff(path: str | os.PathLike[str]) -> str | None:
-    """``m2`` or ``ixml`` when the first bytes of ``path`` say so, else ``None``."""
+def _head(path: str | os.PathLike[str]) -> str | None:
+    """The first kilobytes of ``path`` as text (``-``: standard input, peeked at without
+    consuming it), or ``None`` when they cannot be read."""
     import gzip
     import sys
 
@@ -149,14 +168,76 @@ def _sniff(path: str | os.PathLike[str]) -> str | None:
         elif os.path.isfile(name):
             opener = gzip.open if name.endswith(".gz") else open
             with opener(name, "rb") as fh:
-                head = fh.read(1024)
+                head = fh.read(8192)
         else:
             return None
     except (OSError, EOFError, ValueError):
         return None  # the reader will say what is wrong with the file
-    text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+    return head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+
+
+def _sniff(path: str | os.PathLike[str]) -> str | None:
+    """``m2`` or ``ixml`` when the first bytes of ``path`` say so, else ``None``."""
+    return _sniff_text(_head(path))
+
+
+def _sniff_text(text: str | None) -> str | None:
+    """``m2`` or ``ixml`` when the first bytes of a file say so for certain, else ``None``."""
+    if text is None:
+        return None
     if text.startswith(("S ", "S\n", "S\r\n")):
         return "m2"
     if text.startswith("<") and "<scripts" in text:
         return "ixml"
     return None
+
+
+def _guess(text: str | None) -> tuple[str, str] | None:
+    """The format the first lines of a file suggest, and why in words (``("tsv", "tab-
+    separated text")``), for the message that asks for ``--from``; ``None`` when nothing
+    fits (an empty, binary or unreadable file).  A guess, never used without being named.
+
+    >>> _guess("3\\t1\\t我在家里一个人学习中文。\\t我在家里自学中文。\\n")
+    ('nlpcc', 'NLPCC 2018 training data (sent_no, N, source, N corrections)')
+    >>> _guess("He go home .\\tHe goes home .\\n")[0], _guess("He go home .\\n")[0]
+    ('tsv', 'parallel')
+    """
+    if not text or "\x00" in text or text.count("\ufffd") > len(text) // 10:
+        return None
+    if text.startswith("{"):
+        return "bea", "BEA-2019 JSON (one essay a line)"
+    if text.startswith("<"):
+        opening = text[:2000]
+        for tag, name, what in (("<DOC", "nucle", "NUCLE SGML"), ("<HOO", "hoo2012", "a HOO 2012 script"),
+                                ("<learner", "fce", "an FCE script"), ("<coded_answer", "fce", "an FCE script"),
+                                ("<ANNOTATION", "conll", "a CoNLL annotation (.conll.ann: convert the .conll beside it)")):
+            if tag in opening:
+                return name, what
+        if "<edits" in opening:
+            if " part=" in opening:
+                return "hoo2012", "HOO 2012 gold edits"
+            return "hoo2011", "HOO 2011 gold edits"
+        return None
+    lines = [line.rstrip("\r") for line in text.split("\n")[:-1] or [text] if line.strip()][:5]
+    if not lines:
+        return None
+    if not any("\t" in line for line in lines):
+        return "parallel", "plain text (one sentence a line)"
+    kinds = {_tab_kind(line.split("\t")) for line in lines}
+    if len(kinds) == 1:
+        return kinds.pop()
+    return "tsv", "tab-separated text"
+
+
+def _tab_kind(fields: list[str]) -> tuple[str, str]:
+    """The tab-separated format one line's fields fit best."""
+    numbers = [f.strip().isascii() and f.strip().isdigit() for f in fields]
+    if len(fields) >= 3 and numbers[0] and numbers[1] and len(fields) == int(fields[1]) + 3:
+        return "nlpcc", "NLPCC 2018 training data (sent_no, N, source, N corrections)"
+    if len(fields) >= 9 and all(numbers[:4]):
+        return "conll", "CoNLL tokens (.conll: one token a line)"
+    if len(fields) == 4 and numbers[1] and numbers[2]:
+        return "c4edits", "C4_200M edits (id, byte start, byte end, replacement)"
+    if numbers[0] and len(fields) >= 2:
+        return "cherrant", "ChERRANT input (id, source, references)"
+    return "tsv", "tab-separated text (source, references)"

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gecformats import __version__
-from gecformats.errors import GecFormatError
+from gecformats.errors import GecFormatError, source_difference
 from gecformats.formats.m2 import format_sentence
 from gecformats.model import Sentence
 
@@ -243,8 +243,7 @@ def compare(hypothesis: Iterable[Sentence], gold: Iterable[Sentence], *, mode: s
     for count, (h, g) in enumerate(_pairs(hypothesis, gold, names), 1):
         if h.source != g.source:
             raise GecFormatError(f"sentence {count}: the hypothesis source differs from the "
-                                 f"gold's ({' '.join(h.source)[:40]!r} vs "
-                                 f"{' '.join(g.source)[:40]!r})", names[0])
+                                 f"gold's: {source_difference(h.source, g.source)}", names[0])
         hyp = process(raw_edits(h), mode, **options)  # type: ignore[arg-type]
         ref = process(raw_edits(g), mode, **options)  # type: ignore[arg-type]
         best = _best_pair(hyp, ref, totals, beta)

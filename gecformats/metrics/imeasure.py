@@ -813,13 +813,15 @@ def read_gold(source: str | os.PathLike[str], gold_format: str | None = None
     ``gecformats convert --to ixml --grouping imeasure`` groups them (streaming).
 
     Raises:
-        GecFormatError: malformed input or a format that cannot be told.
+        UsageError: a format that cannot be told, is unknown or is not a gold format.
+        GecFormatError: malformed input.
     """
     from gecformats import formats
+    from gecformats.errors import UsageError
     from gecformats.formats import ixml, m2
 
     name = gold_format or formats.infer_input(source, f"gecformats imeasure HYP --gold {source}"
-                                                       " --gold-format {format}")
+                                                       " --gold-format {format}", ("ixml", "m2"))
     if name == "ixml":
         for ls in ixml.read_loci(source):
             yield GoldSentence.from_loci(ls, ls.text)
@@ -827,7 +829,9 @@ def read_gold(source: str | os.PathLike[str], gold_format: str | None = None
         for n, sentence in enumerate(m2.read(source), 1):
             yield GoldSentence.from_loci(ixml.loci_for(sentence, "imeasure", number=n))
     else:
-        raise GecFormatError(f"the gold must be I-measure XML or M2, not {name}", str(source))
+        formats.get(name)  # an unknown name: UsageError, with the known ones
+        raise UsageError(f"the gold must be I-measure XML or M2 (--gold-format ixml or m2), "
+                         f"not {name}", str(source))
 
 
 def hypothesis_tokens(line: str) -> list[str]:
