@@ -344,3 +344,57 @@ def test_a_dask_bag_runs_the_same_extraction(engine):
     bag = db.from_sequence(items, npartitions=3)
     got = dist.extract_bag(bag, "en").map(m2.format_sentence).compute()
     assert got == expected
+
+
+def _raises_with_unpicklable_context(task):
+    """A data error raised while handling an exception that cannot be pickled (as lxml's
+    errors, whose log cannot); counts its calls in a file."""
+    marker, _first, _items = task
+    with open(marker, "a", encoding="utf-8") as fh:
+        fh.write("x")
+    try:
+        raise ValueError(lambda: None)  # a lambda does not pickle
+    except ValueError:
+        raise GecFormatError("bad data", "in.txt", 3) from None
+
+
+def test_a_data_error_on_a_worker_is_raised_as_it_was_and_not_retried(tmp_path, engine):
+    """Issue 22: such errors came back as 'task 1 failed on the Dask cluster: Exception:
+    GecFormatError(…)', after a retry."""
+    marker = str(tmp_path / "calls")
+    with pytest.raises(GecFormatError) as error:
+        list(engine.map_chunks(_raises_with_unpicklable_context, dist.chunks(range(2), 2, marker)))
+    assert type(error.value) is GecFormatError and str(error.value) == "in.txt:3: bad data"
+    assert open(marker, encoding="utf-8").read() == "x"
+
+
+def _cli(args, cwd):
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.run([sys.executable, "-m", "gecformats", *args], capture_output=True,
+                          text=True, cwd=cwd, env=env, timeout=300)
+    return proc.returncode, proc.stderr
+
+
+@pytest.mark.parametrize("name, content, args", [
+    # read and written whole on a worker: the worker's "Compute Failed … Traceback" blocks
+    # came first, then "task 1 failed on the Dask cluster: Exception: GecFormatError(…)"
+    ("bad.ixml", '<scripts><script id="1"><sentence id="1"><text>a b</text>\n',
+     ["convert", "bad.ixml", "o.m2"]),
+    ("syntax.m2", "S a b\nS c d\n\n", ["convert", "syntax.m2", "o.m2", "--to", "m2"]),
+    # the scorer's alignments on the workers: a lattice past its limit
+    ("huge.hyp", " ".join("abcdefghij"[k * 7 % 10] for k in range(3000)) + "\n"
+     + "\n".join((FIXTURES / "score" / "sample.hyp").read_text(encoding="utf-8")
+                 .splitlines()[1:]) + "\n",
+     ["score", "huge.hyp", "--gold", str(FIXTURES / "score" / "sample.m2")]),
+])
+def test_bad_input_on_the_cluster_reads_as_on_the_local_path(tmp_path, name, content, args):
+    """Issue 22: the same one line on standard error and the same exit status as
+    --engine local, nothing else (no worker log, no wrapping, no absolute path)."""
+    (tmp_path / name).write_text(content, encoding="utf-8")
+    local = _cli(args, tmp_path)
+    remote = _cli([*args, "--engine", "dask", "--workers", "1"], tmp_path)
+    assert local[0] == 1 and local[1].count("\n") == 1 and local[1].startswith("gecformats: ")
+    assert remote == local
+    assert not (tmp_path / "o.m2").exists()

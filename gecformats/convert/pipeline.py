@@ -247,10 +247,36 @@ def _on_one_worker(engine: Any, source: Source, dest: str | os.PathLike[str],
             return type(value)(absolute(v) for v in value)
         return value
 
-    paths = {k: absolute(v) for k, v in settings.items()
+    given = {k: v for k, v in settings.items()
              if k in ("text", "refs", "ann", "alt") and v is not None}
+    paths = {k: absolute(v) for k, v in given.items()}
     task = ({**settings, **paths}, 1, [(os.path.abspath(source), os.path.abspath(dest))])
-    return next(iter(engine.map_chunks(_convert_whole, [task])))
+    names = {os.path.abspath(n): os.fspath(n) for v in (source, dest, *given.values())
+             for n in (v if isinstance(v, (list, tuple)) else [v])
+             if isinstance(n, (str, os.PathLike))}
+    try:
+        return next(iter(engine.map_chunks(_convert_whole, [task])))
+    except (GecFormatError, OSError) as exc:
+        raise _as_given(exc, names) from None
+
+
+def _as_given(exc: BaseException, names: dict[str, str]) -> BaseException:
+    """``exc`` with the absolute paths a worker was given (keys of ``names``) named as the
+    user gave them, so that the error reads as on the local path."""
+    def name(text: str | None) -> str | None:
+        if text is None:
+            return None
+        for absolute in sorted(names, key=len, reverse=True):
+            if names[absolute] != absolute:
+                text = text.replace(absolute, names[absolute])
+        return text
+
+    if isinstance(exc, GecFormatError):
+        return type(exc)(name(exc.message) or "", name(exc.file), exc.line, exc.kind)
+    if isinstance(exc, OSError) and exc.filename is not None:
+        filename = exc.filename if not isinstance(exc.filename, str) else name(exc.filename)
+        return type(exc)(exc.errno, exc.strerror, filename)
+    return exc
 
 
 def _convert_whole(task: tuple[dict[str, Any], int, list[tuple[str, str]]]) -> Report:
