@@ -398,3 +398,30 @@ def test_bad_input_on_the_cluster_reads_as_on_the_local_path(tmp_path, name, con
     assert local[0] == 1 and local[1].count("\n") == 1 and local[1].startswith("gecformats: ")
     assert remote == local
     assert not (tmp_path / "o.m2").exists()
+
+
+from test_shards import TWINS  # noqa: E402
+
+
+@pytest.mark.parametrize("name, source, dest, options", TWINS, ids=[t[0] for t in TWINS])
+def test_sharded_on_the_cluster_joins_to_the_plain_conversion(tmp_path, engine, name, source,
+                                                             dest, options):
+    """Issue 22: for every input format, --shards 2 and --shards 0 with --engine dask (several
+    tasks: --partitions 2) write parts that join to the plain local conversion."""
+    from gecformats import formats
+    from gecformats.convert.shards import read_manifest
+
+    plain = tmp_path / dest
+    convert(source, plain, **options)
+    to = options.get("to_format") or formats.infer(dest)
+    engine.partitions = 2
+    try:
+        for shards in (2, 0):
+            out = tmp_path / f"sharded-{shards}"
+            convert(source, out, shards=shards, engine=engine, **{**options, "to_format": to})
+            parts = sorted(out.glob("part-*"))
+            assert len(parts) == (shards or 1) and read_manifest(out)["complete"]
+            if not dest.endswith(".ixml") or shards == 0:
+                assert b"".join(p.read_bytes() for p in parts) == plain.read_bytes(), shards
+    finally:
+        engine.partitions = None
