@@ -368,3 +368,15 @@ def test_a_changed_reference_file_is_another_run(tmp_path):
     ref.write_text(ref.read_text(encoding="utf-8").replace("e", "a"), encoding="utf-8")
     with pytest.raises(UsageError, match="another run"):
         convert(F / "extract" / "en.src", out, resume=True, **args)
+
+
+@pytest.mark.parametrize("shards", ["2", "0"])
+def test_bad_input_is_named_as_the_plain_conversion_names_it(tmp_path, monkeypatch, shards):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.tsv").write_bytes(b"fine\tfine .\n\xff broken\n")
+    plain = CliRunner().invoke(app, ["convert", "bad.tsv", "o.m2"])
+    sharded = CliRunner().invoke(app, ["convert", "bad.tsv", "sh", "--to", "m2", "--shards",
+                                       shards])
+    assert plain.exit_code == sharded.exit_code == 1
+    assert sharded.output == plain.output == "gecformats: bad.tsv:2: not valid UTF-8 (byte 1 of the line)\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.tsv"]

@@ -94,9 +94,10 @@ def convert(
         jobs: text → tokens: worker processes (same output for any value).
         engine: a :class:`gecformats.dist.Engine` (open): text → tokens, tokens → text and
             words → characters run on its Dask workers (same output).
-        shards: write ``dest`` as a folder of this many parts and a manifest
-            (:mod:`gecformats.convert.shards`); ``source`` may then also be a glob pattern
-            of input files, read in name order.
+        shards: write ``dest`` as a folder of exactly this many parts (joined, the plain
+            conversion's output) and a manifest (:mod:`gecformats.convert.shards`), reading
+            ``source`` once; ``source`` may then also be a glob pattern of input files,
+            read in name order; 0: one part per input file.
         resume: with ``shards``: continue an earlier run into the same folder.
         options: reader options (``refs``, ``strip_edges``, ``ann``, ``alt``) and writer options of the
             output format (e.g. ``deletion``, ``targets`` for M2).
@@ -157,8 +158,7 @@ def convert(
         raise UsageError(f"no conversion between {reader.NAME} and {writer.NAME}: convert "
                          "through M2")
     total = None
-    if engine is not None and engine.partitions and shards is None \
-            and isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
+    if engine is not None and engine.partitions and shards is None and _rereadable(source):
         total = sum(1 for _ in reader.read(source, **read_options))  # to cut partitions
     if units == ("text", "token") and engine is not None and shards is None \
             and writer.NAME == "m2":
@@ -203,9 +203,7 @@ def convert(
                 # a first pass, so that an annotator first seen late is filled from
                 # sentence 1
                 again = replay() if replay is not None else \
-                    reader.read(source, **read_options) \
-                    if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-" \
-                    else ()
+                    reader.read(source, **read_options) if _rereadable(source) else ()
                 known = {k for s in again for k in s.annotators if k >= 0}
             items = extract.parallels(items, alternative=alternative,
                                       joiner=extract.joiner_for(tokenizer), report=conversion,
@@ -465,6 +463,13 @@ def _read_text(path: Path) -> str:
         return path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
         raise GecFormatError(f"not UTF-8 at byte {exc.start}", file=str(path)) from None
+
+
+def _rereadable(source: Source) -> bool:
+    """Whether ``source`` can be read a second time: a file or a folder, not standard input,
+    a pipe or an open file."""
+    return isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-" \
+        and (os.path.isfile(source) or os.path.isdir(source))
 
 
 def _path(source: Source) -> str:

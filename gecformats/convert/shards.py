@@ -422,7 +422,7 @@ def write_per_input(files: Sequence[str], dest: str | os.PathLike[str], *, suffi
         tasks = ((options, k + 1, [pair]) for k, pair in enumerate(todo))
         results = (engine.map_chunks(convert_part, tasks) if engine is not None
                    else map(convert_part, tasks))
-        for entries, conversion in results:
+        for entries, conversion in _as_given(results, files):
             for entry in entries:
                 report.sentences += entry["items"]
                 for what, count in entry["dropped"].items():
@@ -438,3 +438,14 @@ def write_per_input(files: Sequence[str], dest: str | os.PathLike[str], *, suffi
         manifest["complete"] = True
         write_json(manifest, folder / MANIFEST)
     return report
+
+
+def _as_given(results: Iterable[Any], files: Sequence[str]) -> Iterator[Any]:
+    """``results``, an error naming an input by the absolute path its task was given
+    named as the user gave it (as the plain conversion names it)."""
+    from gecformats.convert.pipeline import _as_given as renamed
+
+    try:
+        yield from results
+    except (GecFormatError, OSError) as exc:
+        raise renamed(exc, {os.path.abspath(f): f for f in files}) from None
