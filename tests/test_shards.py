@@ -289,9 +289,10 @@ def test_standard_input_is_read_once(tmp_path):
     assert manifest["inputs"][0] == {"path": "/dev/stdin", "bytes": None, "sha256": None}
     assert manifest["inputs"][1]["path"] == ref  # the reference is an input too
     # a stream cannot be checked against the earlier run: no --resume
-    proc = _cli(["convert", "/dev/stdin", "sh", "--from", "parallel", "--ref", ref, "--to", "m2",
-                 "--shards", "2", "--resume"], tmp_path, stdin=src)
-    assert proc.returncode == 2 and "cannot be resumed" in proc.stderr
+    for resume in ([], ["--resume"]):
+        proc = _cli(["convert", "/dev/stdin", "sh", "--from", "parallel", "--ref", ref, "--to",
+                     "m2", "--shards", "2", *resume], tmp_path, stdin=src)
+        assert proc.returncode == 2 and "cannot be resumed" in proc.stderr, proc.stderr
 
 
 def test_a_fifo_is_read_once(tmp_path):

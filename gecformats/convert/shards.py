@@ -245,15 +245,16 @@ def write_sharded(
     start = 0
     if old is not None:
         same = all(old.get(k) == manifest[k] for k in ("settings", "inputs", "shards"))
+        if same and any(i.get("sha256") is None for i in inputs):
+            raise UsageError(f"{dest} holds an earlier run's output ({MANIFEST}), and an input "
+                             "read as a stream (standard input, a pipe) cannot be checked "
+                             "against that run's, so the run cannot be resumed: write to an "
+                             "empty folder")
         if not resume or not same:
             why = "another run's output" if not same else "an earlier run's output"
             raise UsageError(f"{dest} holds {why} ({MANIFEST}); "
                              + ("add --resume to continue it" if same and not resume else
                                 "write to an empty folder"))
-        if any(i.get("sha256") is None for i in inputs):
-            raise UsageError(f"{dest}: an input read as a stream (standard input, a pipe) "
-                             "cannot be checked against the earlier run's, so the run cannot "
-                             "be resumed: write to an empty folder")
         old_total = old.get("total")
         if isinstance(old_total, int) and old_total >= 0 \
                 and old.get("part_size") == part_sizes(old_total, shards)[0]:
