@@ -14,7 +14,11 @@ implementation of every conversion, and the output is the same byte for byte:
   merges its workers';
 * nothing is half-written: a task that fails (after ``retries`` further attempts; a task
   lost with a worker is rerun on another by Dask) ends the run with an error, and the
-  atomic output is not created.
+  atomic output is not created;
+* errors are the local path's: an error in the data (:data:`USER_ERRORS`) raised on a
+  worker comes back as it was raised, not retried, not wrapped, and nothing else is printed
+  (the workers' "Compute Failed" logs are off), so the user sees the very line and exit
+  status of ``--engine local``.
 
 Dask (``pip install 'gecformats[dask]'``) is needed only here; nothing else imports it.
 
@@ -28,6 +32,7 @@ Dask (``pip install 'gecformats[dask]'``) is needed only here; nothing else impo
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -40,6 +45,11 @@ IN_FLIGHT = 2
 
 DEFAULT_CHUNK = 2048
 """Items per task when no number of partitions is asked for."""
+
+USER_ERRORS: tuple[type[BaseException], ...] = (GecFormatError, OSError, UnicodeError,
+                                                 MemoryError, RecursionError)
+"""What a task raises for bad input (what the CLI prints as one line): sent back to the
+client as a result and raised there, never retried."""
 
 
 def chunks(items: Iterable[Any], size: int, settings: Any = None
@@ -152,9 +162,11 @@ class Engine:
             import os
 
             n = self.workers or os.cpu_count() or 1
+            # CRITICAL: a task's failure is reported once, by the client, not logged by
+            # the worker on the user's terminal
             self._cluster = distributed.LocalCluster(
                 n_workers=n, threads_per_worker=1, processes=self.processes,
-                dashboard_address=":0", silence_logs=40)
+                dashboard_address=":0", silence_logs=logging.CRITICAL)
             self.client = distributed.Client(self._cluster)
         else:
             try:
@@ -195,6 +207,8 @@ class Engine:
         Raises:
             GecFormatError: a task failed every attempt (its exception and the task number
                 named); the remaining tasks are cancelled.
+            USER_ERRORS: what ``function`` raised for bad input, as it raised it (the first
+                such task in task order; not retried).
         """
         if self.client is None:
             raise RuntimeError("use the Engine in a with block")
@@ -206,7 +220,7 @@ class Engine:
             for attempt in range(5):
                 try:
                     data = self.client.scatter(task, hash=False)
-                    return self.client.submit(function, data, pure=False)
+                    return self.client.submit(_guarded, function, data, pure=False)
                 except Exception as exc:  # the worker chosen went away: choose again
                     if attempt == 4:
                         raise GecFormatError(f"cannot send task {number + len(pending) + 1} "
@@ -221,11 +235,15 @@ class Engine:
             future, task = pending.popleft()
             for attempt in range(self.retries + 1):
                 try:
-                    return _result(future, number)
-                except GecFormatError:
+                    value = _result(future, number)
+                except GecFormatError:  # the cluster failed the task: try again
                     if attempt == self.retries:
                         raise
                     future = send(task)
+                    continue
+                if isinstance(value, _Raised):  # the data is wrong: as the local path says
+                    raise value.error
+                return value
             raise AssertionError("unreachable")
 
         try:
@@ -240,11 +258,44 @@ class Engine:
                 future.cancel()
 
 
+class _Raised:
+    """What a task raised for bad input, sent back as its result (see :func:`_guarded`)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def _guarded(function: Callable[[Any], Any], task: Any) -> Any:
+    """Run ``function(task)`` on a worker; an error of :data:`USER_ERRORS` is returned, as
+    :class:`_Raised`, instead of raised: Dask would log it on the worker, retry it, and send
+    it back wrapped when its chained exceptions (an lxml error log …) cannot be pickled."""
+    try:
+        return function(task)
+    except USER_ERRORS as exc:
+        return _Raised(_portable(exc))
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """``exc`` without its traceback and chained exceptions, which need not pickle; an
+    exception that still does not pickle becomes a :class:`GecFormatError` with its text."""
+    import pickle
+
+    exc.__traceback__ = exc.__context__ = exc.__cause__ = None
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return GecFormatError(str(exc) or type(exc).__name__)
+    return exc
+
+
 def _result(future: Any, number: int) -> Any:
     try:
-        return future.result()
+        value = future.result()
     except GecFormatError:
         raise
     except Exception as exc:  # a worker's exception, or the cluster's (KilledWorker …)
         raise GecFormatError(f"task {number} failed on the Dask cluster: "
                              f"{type(exc).__name__}: {exc}") from None
+    return value

@@ -344,3 +344,84 @@ def test_a_dask_bag_runs_the_same_extraction(engine):
     bag = db.from_sequence(items, npartitions=3)
     got = dist.extract_bag(bag, "en").map(m2.format_sentence).compute()
     assert got == expected
+
+
+def _raises_with_unpicklable_context(task):
+    """A data error raised while handling an exception that cannot be pickled (as lxml's
+    errors, whose log cannot); counts its calls in a file."""
+    marker, _first, _items = task
+    with open(marker, "a", encoding="utf-8") as fh:
+        fh.write("x")
+    try:
+        raise ValueError(lambda: None)  # a lambda does not pickle
+    except ValueError:
+        raise GecFormatError("bad data", "in.txt", 3) from None
+
+
+def test_a_data_error_on_a_worker_is_raised_as_it_was_and_not_retried(tmp_path, engine):
+    """Issue 22: such errors came back as 'task 1 failed on the Dask cluster: Exception:
+    GecFormatError(…)', after a retry."""
+    marker = str(tmp_path / "calls")
+    with pytest.raises(GecFormatError) as error:
+        list(engine.map_chunks(_raises_with_unpicklable_context, dist.chunks(range(2), 2, marker)))
+    assert type(error.value) is GecFormatError and str(error.value) == "in.txt:3: bad data"
+    assert open(marker, encoding="utf-8").read() == "x"
+
+
+def _cli(args, cwd):
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.run([sys.executable, "-m", "gecformats", *args], capture_output=True,
+                          text=True, cwd=cwd, env=env, timeout=300)
+    return proc.returncode, proc.stderr
+
+
+@pytest.mark.parametrize("name, content, args", [
+    # read and written whole on a worker: the worker's "Compute Failed … Traceback" blocks
+    # came first, then "task 1 failed on the Dask cluster: Exception: GecFormatError(…)"
+    ("bad.ixml", '<scripts><script id="1"><sentence id="1"><text>a b</text>\n',
+     ["convert", "bad.ixml", "o.m2"]),
+    ("syntax.m2", "S a b\nS c d\n\n", ["convert", "syntax.m2", "o.m2", "--to", "m2"]),
+    # the scorer's alignments on the workers: a lattice past its limit
+    ("huge.hyp", " ".join("abcdefghij"[k * 7 % 10] for k in range(3000)) + "\n"
+     + "\n".join((FIXTURES / "score" / "sample.hyp").read_text(encoding="utf-8")
+                 .splitlines()[1:]) + "\n",
+     ["score", "huge.hyp", "--gold", str(FIXTURES / "score" / "sample.m2")]),
+])
+def test_bad_input_on_the_cluster_reads_as_on_the_local_path(tmp_path, name, content, args):
+    """Issue 22: the same one line on standard error and the same exit status as
+    --engine local, nothing else (no worker log, no wrapping, no absolute path)."""
+    (tmp_path / name).write_text(content, encoding="utf-8")
+    local = _cli(args, tmp_path)
+    remote = _cli([*args, "--engine", "dask", "--workers", "1"], tmp_path)
+    assert local[0] == 1 and local[1].count("\n") == 1 and local[1].startswith("gecformats: ")
+    assert remote == local
+    assert not (tmp_path / "o.m2").exists()
+
+
+from test_shards import TWINS  # noqa: E402
+
+
+@pytest.mark.parametrize("name, source, dest, options", TWINS, ids=[t[0] for t in TWINS])
+def test_sharded_on_the_cluster_joins_to_the_plain_conversion(tmp_path, engine, name, source,
+                                                             dest, options):
+    """Issue 22: for every input format, --shards 2 and --shards 0 with --engine dask (several
+    tasks: --partitions 2) write parts that join to the plain local conversion."""
+    from gecformats import formats
+    from gecformats.convert.shards import read_manifest
+
+    plain = tmp_path / dest
+    convert(source, plain, **options)
+    to = options.get("to_format") or formats.infer(dest)
+    engine.partitions = 2
+    try:
+        for shards in (2, 0):
+            out = tmp_path / f"sharded-{shards}"
+            convert(source, out, shards=shards, engine=engine, **{**options, "to_format": to})
+            parts = sorted(out.glob("part-*"))
+            assert len(parts) == (shards or 1) and read_manifest(out)["complete"]
+            if not dest.endswith(".ixml") or shards == 0:
+                assert b"".join(p.read_bytes() for p in parts) == plain.read_bytes(), shards
+    finally:
+        engine.partitions = None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import glob
 import itertools
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -94,9 +94,10 @@ def convert(
         jobs: text → tokens: worker processes (same output for any value).
         engine: a :class:`gecformats.dist.Engine` (open): text → tokens, tokens → text and
             words → characters run on its Dask workers (same output).
-        shards: write ``dest`` as a folder of this many parts and a manifest
-            (:mod:`gecformats.convert.shards`); ``source`` may then also be a glob pattern
-            of input files, read in name order.
+        shards: write ``dest`` as a folder of exactly this many parts (joined, the plain
+            conversion's output) and a manifest (:mod:`gecformats.convert.shards`), reading
+            ``source`` once; ``source`` may then also be a glob pattern of input files,
+            read in name order; 0: one part per input file.
         resume: with ``shards``: continue an earlier run into the same folder.
         options: reader options (``refs``, ``strip_edges``, ``ann``, ``alt``) and writer options of the
             output format (e.g. ``deletion``, ``targets`` for M2).
@@ -150,68 +151,89 @@ def convert(
         return _on_one_worker(engine, source, dest,
                               {"from_format": reader.NAME, "to_format": writer.NAME,
                                "text": text, **settings, **read_options, **options})
+    if units == ("token", "token") and tokenizer not in (None, "char"):
+        raise UsageError(f"M2 → M2 can only split words into characters (--tokenizer "
+                         f"char), not re-tokenize with {tokenizer!r}")
+    if "text" in units and units not in (("text", "text"), ("text", "token"), ("token", "text")):
+        raise UsageError(f"no conversion between {reader.NAME} and {writer.NAME}: convert "
+                         "through M2")
     total = None
-    if engine is not None and engine.partitions and shards != 0 \
-            and isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
+    if engine is not None and engine.partitions and shards is None and _rereadable(source):
         total = sum(1 for _ in reader.read(source, **read_options))  # to cut partitions
-    if units == ("char", "token"):
-        conversion = ConversionReport()
-        items = documents_to_sentences(items, tokenizer or "en", sentences, conversion,
-                                       engine=engine, total=total, shrink=shrink,
-                                       mapping=mapping)
-    elif units == ("token", "char"):
-        # a format with room for several annotators (BEA JSON) takes every one; the others
-        # take annotator 0
-        items = _documents(items, text, tokenizer or "en",
-                           None if getattr(writer, "ANNOTATORS", 1) > 1 else 0)
-    elif units == ("text", "token"):
+    if units == ("text", "token") and engine is not None and shards is None \
+            and writer.NAME == "m2":
+        # the workers write the M2 too: the client only reads and writes text
         conversion = ExtractionReport()
         if simplify:
             items = _simplified(items, conversion)
-        if engine is not None and shards is None and writer.NAME == "m2":
-            # the workers write the M2 too: the client only reads and writes text
-            blocks = extract.m2_blocks(items, tokenizer or "en", engine, types=types,
-                                       split_substitutions=split_substitutions,
-                                       report=conversion, total=total, **options)
-            report = _write_blocks(blocks, dest, writer, source)
-            report.conversion = conversion
-            return report
-        items = extract.sentences(items, tokenizer or "en", types=types, report=conversion,
-                                  jobs=jobs, split_substitutions=split_substitutions,
-                                  engine=engine, total=total)
-    elif units == ("token", "text"):
-        conversion = ExtractionReport()
-        known: set[int] = set()
-        if absent in ("source", "first") and isinstance(source, (str, os.PathLike)) \
-                and os.fspath(source) != "-":
-            # a first pass, so that an annotator first seen late is filled from sentence 1
-            known = {k for s in reader.read(source, **read_options) for k in s.annotators if k >= 0}
-        items = extract.parallels(items, alternative=alternative,
-                                  joiner=extract.joiner_for(tokenizer), report=conversion,
-                                  absent=absent, annotators=known, engine=engine, total=total)
-    elif units == ("token", "token") and tokenizer is not None:
-        if tokenizer != "char":
-            raise UsageError(f"M2 → M2 can only split words into characters (--tokenizer "
-                                 f"char), not re-tokenize with {tokenizer!r}")
-        conversion = ExtractionReport()
-        items = sentences_to_chars(items, shrink=shrink, report=conversion, engine=engine,
-                                   total=total)
-    elif "text" in units and units != ("text", "text"):
-        raise UsageError(f"no conversion between {reader.NAME} and {writer.NAME}: convert "
-                             "through M2")
-    elif reader.NAME == "hoo2012" and writer.NAME == "hoo2011":
-        items = _part_ids(items)
-    counted = _Counted(items)
+        blocks = extract.m2_blocks(items, tokenizer or "en", engine, types=types,
+                                   split_substitutions=split_substitutions,
+                                   report=conversion, total=total, **options)
+        report = _write_blocks(blocks, dest, writer, source)
+        report.conversion = conversion
+        return report
+
+    def transform(items: Iterable[Any], total: int | None,
+                  replay: Callable[[], Iterable[Any]] | None) -> Iterable[Any]:
+        """The conversion of the items read (``total`` of them when known; ``replay()``
+        reads them again)."""
+        nonlocal conversion
+        if units == ("char", "token"):
+            conversion = ConversionReport()
+            items = documents_to_sentences(items, tokenizer or "en", sentences, conversion,
+                                           engine=engine, total=total, shrink=shrink,
+                                           mapping=mapping)
+        elif units == ("token", "char"):
+            # a format with room for several annotators (BEA JSON) takes every one; the
+            # others take annotator 0
+            items = _documents(items, text, tokenizer or "en",
+                               None if getattr(writer, "ANNOTATORS", 1) > 1 else 0)
+        elif units == ("text", "token"):
+            conversion = ExtractionReport()
+            if simplify:
+                items = _simplified(items, conversion)
+            items = extract.sentences(items, tokenizer or "en", types=types,
+                                      report=conversion, jobs=jobs,
+                                      split_substitutions=split_substitutions,
+                                      engine=engine, total=total)
+        elif units == ("token", "text"):
+            conversion = ExtractionReport()
+            known: set[int] = set()
+            if absent in ("source", "first"):
+                # a first pass, so that an annotator first seen late is filled from
+                # sentence 1
+                again = replay() if replay is not None else \
+                    reader.read(source, **read_options) if _rereadable(source) else ()
+                known = {k for s in again for k in s.annotators if k >= 0}
+            items = extract.parallels(items, alternative=alternative,
+                                      joiner=extract.joiner_for(tokenizer), report=conversion,
+                                      absent=absent, annotators=known, engine=engine,
+                                      total=total)
+        elif units == ("token", "token") and tokenizer is not None:
+            conversion = ExtractionReport()
+            items = sentences_to_chars(items, shrink=shrink, report=conversion, engine=engine,
+                                       total=total)
+        elif reader.NAME == "hoo2012" and writer.NAME == "hoo2011":
+            items = _part_ids(items)
+        return items
+
+    counted = _Counted(())
     try:
         if shards is not None:
-            report = _sharded(reader, writer, files, raw, counted, dest, shards, resume,
-                              read_options, options, engine, settings)
+            # one output item of each input item, except where documents and sentences meet
+            per_item = units not in (("char", "token"), ("token", "char"))
+            report = _sharded(reader, writer, files, raw, transform, dest, shards, resume,
+                              read_options, options, engine, settings, per_item,
+                              [v for k, v in (("text", text), *read_options.items())
+                               if k in ("text", *READER_OPTIONS)])
         else:
+            counted = _Counted(transform(items, total, None))
             report = writer.write(counted, dest, **options)
     except GecFormatError:
         raise
     except ValueError as exc:  # what the output format cannot hold (a '|' in an M2 field ...)
-        raise _unwritable(writer, counted.count, str(exc), source) from None
+        raise _unwritable(writer, getattr(exc, "number", counted.count), str(exc),
+                          source) from None
     if report.conversion is None:  # a per-input sharded run brings its merged report
         report.conversion = conversion
     return report
@@ -247,10 +269,36 @@ def _on_one_worker(engine: Any, source: Source, dest: str | os.PathLike[str],
             return type(value)(absolute(v) for v in value)
         return value
 
-    paths = {k: absolute(v) for k, v in settings.items()
+    given = {k: v for k, v in settings.items()
              if k in ("text", "refs", "ann", "alt") and v is not None}
+    paths = {k: absolute(v) for k, v in given.items()}
     task = ({**settings, **paths}, 1, [(os.path.abspath(source), os.path.abspath(dest))])
-    return next(iter(engine.map_chunks(_convert_whole, [task])))
+    names = {os.path.abspath(n): os.fspath(n) for v in (source, dest, *given.values())
+             for n in (v if isinstance(v, (list, tuple)) else [v])
+             if isinstance(n, (str, os.PathLike))}
+    try:
+        return next(iter(engine.map_chunks(_convert_whole, [task])))
+    except (GecFormatError, OSError) as exc:
+        raise _as_given(exc, names) from None
+
+
+def _as_given(exc: BaseException, names: dict[str, str]) -> BaseException:
+    """``exc`` with the absolute paths a worker was given (keys of ``names``) named as the
+    user gave them, so that the error reads as on the local path."""
+    def name(text: str | None) -> str | None:
+        if text is None:
+            return None
+        for absolute in sorted(names, key=len, reverse=True):
+            if names[absolute] != absolute:
+                text = text.replace(absolute, names[absolute])
+        return text
+
+    if isinstance(exc, GecFormatError):
+        return type(exc)(name(exc.message) or "", name(exc.file), exc.line, exc.kind)
+    if isinstance(exc, OSError) and exc.filename is not None:
+        filename = exc.filename if not isinstance(exc.filename, str) else name(exc.filename)
+        return type(exc)(exc.errno, exc.strerror, filename)
+    return exc
 
 
 def _convert_whole(task: tuple[dict[str, Any], int, list[tuple[str, str]]]) -> Report:
@@ -294,18 +342,19 @@ def _input_files(source: Source) -> list[str]:
     return files
 
 
-def _sharded(reader: Any, writer: Any, files: list[str], raw: Iterator[Any], items: Iterable[Any],
+def _sharded(reader: Any, writer: Any, files: list[str], raw: Iterable[Any], transform: Any,
              dest: str | os.PathLike[str], shards: int, resume: bool,
              read_options: dict[str, Any], options: dict[str, Any], engine: Any,
-             conversion: dict[str, Any]) -> Report:
+             conversion: dict[str, Any], per_item: bool, others: list[Any]) -> Report:
     """Write the conversion as ``shards`` parts and a manifest, or one part per input file
-    when ``shards`` is 0 (see :mod:`gecformats.convert.shards`)."""
+    when ``shards`` is 0 (see :mod:`gecformats.convert.shards`); ``others`` are the other
+    files read (references, texts), described in the manifest with the inputs."""
     from gecformats.convert.shards import describe_inputs, write_per_input, write_sharded
     from gecformats.tokenize import get_tokenizer
 
     if shards < 0:
         raise UsageError("--shards must be 0 (one part per input file) or more")
-    if os.fspath(dest) == "-" or "-" in files:
+    if os.fspath(dest) == "-" or (shards == 0 and "-" in files):
         raise UsageError("--shards reads files and writes a folder, not standard input/output")
     if writer.NAME in ("parallel", "hoo2011", "hoo2012"):
         raise UsageError(f"--shards writes one file per part; {writer.NAME} output is a folder")
@@ -323,10 +372,15 @@ def _sharded(reader: Any, writer: Any, files: list[str], raw: Iterator[Any], ite
                   **options}
         return write_per_input(files, dest, suffix=suffix, settings=settings, options=kwargs,
                                engine=engine, resume=resume)
-    total = sum(1 for f in files for _ in reader.read(f, **read_options))
-    return write_sharded(writer, raw, items, dest, shards=shards, total=total, suffix=suffix,
-                         settings=settings, inputs=describe_inputs(files), resume=resume,
-                         **options)
+    extra = [f for v in others for f in (v if isinstance(v, (list, tuple)) else [v])
+             if isinstance(f, (str, os.PathLike))]
+
+    def reread() -> Iterator[Any]:
+        return itertools.chain.from_iterable(reader.read(f, **read_options) for f in files)
+
+    return write_sharded(writer, raw, transform, dest, shards=shards, suffix=suffix,
+                         settings=settings, inputs=describe_inputs([*files, *extra]),
+                         resume=resume, per_item=per_item, reread=reread, **options)
 
 
 class _Counted:
@@ -409,6 +463,13 @@ def _read_text(path: Path) -> str:
         return path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
         raise GecFormatError(f"not UTF-8 at byte {exc.start}", file=str(path)) from None
+
+
+def _rereadable(source: Source) -> bool:
+    """Whether ``source`` can be read a second time: a file or a folder, not standard input,
+    a pipe or an open file."""
+    return isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-" \
+        and (os.path.isfile(source) or os.path.isdir(source))
 
 
 def _path(source: Source) -> str:

@@ -7,21 +7,34 @@ order by one process (:func:`write_sharded`); ``--shards 0`` makes one part per 
 engine in parallel (:func:`write_per_input`): the layout for corpora too large to pass
 through one process.
 
-``gecformats convert IN OUT --shards N`` writes the items of the conversion in ``N``
-consecutive parts of equal size (the last one shorter), each part atomically (whole or not
-at all), and after each part ``OUT/manifest.json``::
+``gecformats convert IN OUT --shards N`` writes the items of the conversion (what the plain
+conversion writes: sentences, lines, documents) in exactly ``N`` consecutive parts, each
+part atomically (whole or not at all): of ``total`` items, the first ``total mod N`` parts
+hold ``part_size = ceil(total / N)`` items and the others one less (30 items in 7 parts:
+5, 5, 4, 4, 4, 4, 4; fewer items than parts leave the last parts empty), so the parts,
+joined in name order, are the plain conversion's output byte for byte (M2, the line
+formats; ids that the writer numbers by position keep the numbering of the whole run).
+The input is read once: the run first counts the items, keeping them in an unnamed
+temporary file in OUT (the input items when the conversion makes one output item of each,
+the converted items when it does not, as HOO, NUCLE, BEA, FCE → M2 cut documents into
+sentences), so standard input and pipes work.  Then, after each part, it writes
+``OUT/manifest.json``::
 
     {"complete": false, "gecformats": "0.1.0", "settings": {...}, "inputs": [...],
-     "total": 1000000, "part_size": 10000,
+     "shards": 100, "total": 1000000, "part_size": 10000,
      "parts": [{"name": "part-00000.m2", "items": 10000, "bytes": 812345,
                 "sha256": "…"}, …]}
 
 ``complete`` becomes true only once every part is written: a reader (or a training job)
 that finds ``false``, or a part whose checksum differs, knows the output is not whole.
 ``--resume`` continues a run that stopped: the parts the manifest lists whose files still
-have their checksums are kept, their input items are skipped without being converted, and
-the run goes on from the first missing part, provided the settings and the inputs (sizes
-and checksums) are those of the manifest.
+have their checksums are kept, and the run goes on from the first missing part, provided
+the settings and the inputs (sizes and checksums; a folder's files, the references and
+other files read) are those of the manifest.  Where each input item makes one output item,
+the input items of the kept parts are skipped without being converted; otherwise the
+conversion starts again and the items of the kept parts are not written again.  An input
+that cannot be read twice (standard input, a pipe) cannot be checked, so it cannot be
+resumed.
 """
 
 from __future__ import annotations
@@ -30,9 +43,12 @@ import hashlib
 import itertools
 import json
 import os
+import pickle
 import shutil
+import stat
+import tempfile
 from contextlib import contextmanager
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +70,45 @@ def file_digest(path: str | os.PathLike[str]) -> str:
 
 
 def describe_inputs(paths: Sequence[str | os.PathLike[str]]) -> list[dict[str, Any]]:
-    """Name, size and checksum of each input file (what a resumed run must find again)."""
-    return [{"path": os.fspath(p), "bytes": os.path.getsize(p), "sha256": file_digest(p)}
-            for p in paths]
+    """Name, size and checksum of each input (what a resumed run must find again): a file's
+    bytes; a folder's files (their names relative to it and their bytes, in name order);
+    ``None`` for both of an input that cannot be read twice (standard input, a pipe, a
+    device), which is not read here."""
+    return [_describe(p) for p in paths]
+
+
+def _describe(path: str | os.PathLike[str]) -> dict[str, Any]:
+    name = os.fspath(path)
+    try:
+        mode = os.stat(path).st_mode if name != "-" else 0
+    except OSError:
+        mode = 0  # the reader says what is wrong with it
+    if stat.S_ISREG(mode):
+        return {"path": name, "bytes": os.path.getsize(path), "sha256": file_digest(path)}
+    if not stat.S_ISDIR(mode):
+        return {"path": name, "bytes": None, "sha256": None}
+    digest, size = hashlib.sha256(), 0
+    for folder, dirs, files in os.walk(path):
+        dirs.sort()
+        for file in sorted(files):
+            full = os.path.join(folder, file)
+            size += os.path.getsize(full)
+            digest.update(os.path.relpath(full, path).encode("utf-8", "surrogateescape") + b"\0")
+            digest.update(file_digest(full).encode("ascii") + b"\0")
+    return {"path": name, "bytes": size, "sha256": digest.hexdigest()}
+
+
+def part_sizes(total: int, shards: int) -> list[int]:
+    """How many of ``total`` items each of ``shards`` parts holds: the first ``total mod
+    shards`` parts one more than the others.
+
+    >>> part_sizes(30, 7)
+    [5, 5, 4, 4, 4, 4, 4]
+    >>> part_sizes(2, 3)
+    [1, 1, 0]
+    """
+    size, extra = divmod(total, shards)
+    return [size + (k < extra) for k in range(shards)]
 
 
 def read_manifest(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
@@ -119,31 +171,57 @@ def _new_folder(folder: Path, written: list[Any]) -> Iterator[None]:
         raise
 
 
+Transform = Callable[[Iterable[Any], "int | None", "Callable[[], Iterable[Any]] | None"],
+                     Iterable[Any]]
+"""The conversion of a sharded run: ``(input items, how many, replay) -> output items``,
+lazy; ``replay()`` gives the input items again from the start (for conversions that read
+them twice), ``None`` when they cannot be."""
+
+NUMBERED = ("nlpcc", "cherrant", "ixml")
+"""Writers that give an item without an id its position in the file as id: in a part, the
+position in the whole run."""
+
+
+class UnwritableItem(ValueError):
+    """What a writer could not hold (its ``ValueError``), with the 1-based number of the
+    item in the whole run."""
+
+    def __init__(self, number: int, message: str) -> None:
+        super().__init__(message)
+        self.number = number
+
+
 def write_sharded(
     writer: Any,
-    raw: Iterator[Any],
-    items: Iterable[Any],
+    raw: Iterable[Any],
+    transform: Transform,
     dest: str | os.PathLike[str],
     *,
     shards: int,
-    total: int,
     suffix: str,
     settings: dict[str, Any],
     inputs: list[dict[str, Any]],
     resume: bool = False,
+    per_item: bool = True,
+    reread: Callable[[], Iterable[Any]] | None = None,
     **options: Any,
 ) -> Report:
-    """Convert and write ``raw`` input items as ``shards`` parts in folder ``dest``.
+    """Convert ``raw`` input items and write the result as ``shards`` parts in folder
+    ``dest``, reading ``raw`` once (see the module documentation).
 
     Args:
         writer: the output format's module.
-        raw: the input items (before the conversion), ``total`` of them.
-        items: the converted items, a lazy stream over ``raw`` (the items of kept parts are
-            taken from ``raw`` before it is started, so they are never converted).
+        raw: the input items (before the conversion).
+        transform: the conversion (:data:`Transform`).
+        shards: how many parts (at least 1).
         suffix: the parts' file name ending (``.m2``).
         settings: what decides the output (format names, options, tool versions).
-        inputs: :func:`describe_inputs` of the input files.
+        inputs: :func:`describe_inputs` of the inputs.
         resume: keep the verified parts of an earlier run with the same settings and inputs.
+        per_item: the conversion makes exactly one output item of each input item, in
+            order (then a resumed run skips the kept parts' input items unconverted).
+        reread: the input items again, from the inputs (a resumed run, whose inputs are
+            files, needs no temporary copy for a conversion that reads them twice).
         options: the writer's options.
 
     Returns:
@@ -151,50 +229,131 @@ def write_sharded(
 
     Raises:
         UsageError: ``dest`` holds another run's output (without ``resume``, or with other
-            settings or inputs), or is a file.
+            settings or inputs, or from an input that cannot be checked), or is a file.
+        UnwritableItem: an item the writer cannot hold (numbered in the whole run).
     """
+    if shards < 1:
+        raise UsageError("--shards must be 0 (one part per input file) or more")
     folder = Path(dest)
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"--shards writes a folder; {dest} is a file")
-    size = max(1, -(-total // shards)) if total else 1
     manifest: dict[str, Any] = {"complete": False, "gecformats": __version__,
-                                "settings": settings, "inputs": inputs, "total": total,
-                                "part_size": size, "parts": []}
+                                "settings": settings, "inputs": inputs, "shards": shards,
+                                "total": None, "part_size": None, "parts": []}
     old = read_manifest(folder)
+    total: int | None = None
     start = 0
     if old is not None:
-        same = all(old.get(k) == manifest[k] for k in ("settings", "inputs", "total", "part_size"))
+        same = all(old.get(k) == manifest[k] for k in ("settings", "inputs", "shards"))
+        if same and any(i.get("sha256") is None for i in inputs):
+            raise UsageError(f"{dest} holds an earlier run's output ({MANIFEST}), and an input "
+                             "read as a stream (standard input, a pipe) cannot be checked "
+                             "against that run's, so the run cannot be resumed: write to an "
+                             "empty folder")
         if not resume or not same:
             why = "another run's output" if not same else "an earlier run's output"
             raise UsageError(f"{dest} holds {why} ({MANIFEST}); "
                              + ("add --resume to continue it" if same and not resume else
                                 "write to an empty folder"))
-        start = verified_parts(folder, old)
-        manifest["parts"] = old["parts"][:start]
+        old_total = old.get("total")
+        if isinstance(old_total, int) and old_total >= 0 \
+                and old.get("part_size") == part_sizes(old_total, shards)[0]:
+            total = old_total
+            start = verified_parts(folder, old)
+            manifest["parts"] = old["parts"][:start]
     elif folder.exists() and any(folder.iterdir()):
         raise UsageError(f"{dest} is not empty and has no {MANIFEST}: write to an empty folder")
     report = Report()
-    with _new_folder(folder, manifest["parts"]):
-        write_json(manifest, folder / MANIFEST)
-        skipped = start * size
-        for _ in itertools.islice(raw, skipped):
-            pass
-        stream = iter(items)
-        count = max(1, -(-total // size)) if total else 0
-        for k in range(start, count):
-            name = f"part-{k:05d}{suffix}"
-            part = writer.write(itertools.islice(stream, size), folder / name, **options)
-            report.sentences += part.sentences
-            report.dropped.merge(part.dropped)
-            report.notes.merge(part.notes)
-            path = folder / name
-            manifest["parts"].append({"name": name, "items": part.sentences,
-                                      "bytes": path.stat().st_size,
-                                      "sha256": file_digest(path)})
+    number = 0  # items given to the writer so far, in the whole run
+
+    def numbered(items: Iterable[Any]) -> Iterator[Any]:
+        nonlocal number
+        for item in items:
+            number += 1
+            if writer.NAME in NUMBERED and getattr(item, "id", "") is None:
+                item = item.replace(id=str(number))
+            yield item
+
+    with _new_folder(folder, manifest["parts"]), _Spool(folder) as spool:
+        try:
+            if total is None:  # a new run: count the items, reading the input once
+                if per_item:
+                    spool.fill(raw)
+                    items = iter(transform(spool, spool.count, spool.replay))
+                else:
+                    spool.fill(transform(raw, None, None))
+                    items = iter(spool)
+                total = spool.count
+            else:  # a resumed run: the total is the manifest's
+                number = sum(p.get("items", 0) for p in manifest["parts"])
+                if per_item:
+                    raw = iter(raw)
+                    for _ in itertools.islice(raw, number):
+                        pass
+                    items = iter(transform(raw, total - number, reread))
+                else:
+                    items = iter(transform(raw, None, reread))
+                    for _ in itertools.islice(items, number):
+                        pass
+            sizes = part_sizes(total, shards)
+            manifest["total"], manifest["part_size"] = total, sizes[0]
             write_json(manifest, folder / MANIFEST)
+            for k in range(start, shards):
+                name = f"part-{k:05d}{suffix}"
+                path = folder / name
+                part = writer.write(numbered(itertools.islice(items, sizes[k])), path,
+                                    **options)
+                report.sentences += part.sentences
+                report.dropped.merge(part.dropped)
+                report.notes.merge(part.notes)
+                manifest["parts"].append({"name": name, "items": part.sentences,
+                                          "bytes": path.stat().st_size,
+                                          "sha256": file_digest(path)})
+                write_json(manifest, folder / MANIFEST)
+        except GecFormatError:
+            raise
+        except ValueError as exc:  # what the output format cannot hold
+            raise UnwritableItem(number or spool.count + 1, str(exc)) from None
         manifest["complete"] = True
         write_json(manifest, folder / MANIFEST)
     return report
+
+
+class _Spool:
+    """Items kept in an unnamed temporary file in the output folder (gone when closed, or
+    when the process ends), to be read back, by several readers in turn."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.count = 0
+        self._file: Any = None
+
+    def __enter__(self) -> _Spool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._file is not None:
+            self._file.close()
+
+    def fill(self, items: Iterable[Any]) -> None:
+        """Keep ``items`` (read to the end), counting them."""
+        self._file = tempfile.TemporaryFile(dir=self.folder, prefix=".spool-")
+        for item in items:
+            pickle.dump(item, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+            self.count += 1
+        self._file.flush()
+
+    def replay(self) -> Iterator[Any]:
+        """The items kept, from the first."""
+        return iter(self)
+
+    def __iter__(self) -> Iterator[Any]:
+        position = 0
+        for _ in range(self.count):
+            self._file.seek(position)
+            item = pickle.load(self._file)
+            position = self._file.tell()
+            yield item
 
 
 def convert_part(task: tuple[dict[str, Any], int, list[tuple[str, str]]]) -> tuple[list[dict[str, Any]], Any]:
@@ -264,7 +423,7 @@ def write_per_input(files: Sequence[str], dest: str | os.PathLike[str], *, suffi
         tasks = ((options, k + 1, [pair]) for k, pair in enumerate(todo))
         results = (engine.map_chunks(convert_part, tasks) if engine is not None
                    else map(convert_part, tasks))
-        for entries, conversion in results:
+        for entries, conversion in _as_given(results, files):
             for entry in entries:
                 report.sentences += entry["items"]
                 for what, count in entry["dropped"].items():
@@ -280,3 +439,14 @@ def write_per_input(files: Sequence[str], dest: str | os.PathLike[str], *, suffi
         manifest["complete"] = True
         write_json(manifest, folder / MANIFEST)
     return report
+
+
+def _as_given(results: Iterable[Any], files: Sequence[str]) -> Iterator[Any]:
+    """``results``, an error naming an input by the absolute path its task was given
+    named as the user gave it (as the plain conversion names it)."""
+    from gecformats.convert.pipeline import _as_given as renamed
+
+    try:
+        yield from results
+    except (GecFormatError, OSError) as exc:
+        raise renamed(exc, {os.path.abspath(f): f for f in files}) from None
