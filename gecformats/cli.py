@@ -776,11 +776,21 @@ def _score_errant(hypotheses: list[str], gold: str, output_format: ScoreFormat, 
 
 
 def _input_warnings(results: list[Any], strict: bool) -> None:
-    """Print why a hypothesis looks tokenized unlike the gold; with ``strict``, stop (1)."""
+    """Print why a hypothesis looks tokenized unlike the gold, and what makes the gold's
+    number doubtful (each once); with ``strict``, stop (1) on the first of the former and on
+    an impossible score."""
     for warning in (w for r in results for w in r.input_warnings):
         if strict:
             raise GecFormatError(warning)
         typer.echo(f"gecformats: warning: {warning}", err=True)
+    shown: set[str] = set()
+    for r in results:
+        for warning in r.gold_warnings:
+            if strict and r.impossible and "overstated" in warning:
+                raise GecFormatError(warning)
+            if warning not in shown:
+                shown.add(warning)
+                typer.echo(f"gecformats: warning: {warning}", err=True)
 
 
 def _score_systems(hypotheses: list[str], gold: str, output_format: ScoreFormat, strict: bool, *,
