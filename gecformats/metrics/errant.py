@@ -64,10 +64,13 @@ EXTRACTION = "extracted-lcs"
 
 
 def type_kind(etype: str) -> str | None:
-    """``"errant"`` for an ERRANT type (``R:VERB:SVA``), ``None`` for ``UNK`` and ``noop``,
-    ``"other"`` for the rest (NUCLE's ``ArtOrDet``, ``Mec``; a bare ``R``)."""
+    """``"errant"`` for an ERRANT type (``R:VERB:SVA``), ``"operation"`` for a bare ``R``,
+    ``M`` or ``U`` (gecformats' extraction), ``None`` for ``UNK`` and ``noop``, ``"other"``
+    for the rest (NUCLE's ``ArtOrDet``, ``Mec``)."""
     if etype in ("UNK", "noop"):
         return None
+    if etype in ("R", "M", "U"):
+        return "operation"
     return "errant" if ERRANT_TYPE.fullmatch(etype) else "other"
 
 
@@ -88,19 +91,70 @@ class ErrantResult:
     signature: str = ""
     extracted: bool = False
     """The hypothesis was text, its edits extracted by gecformats' aligner, not ERRANT's."""
-    kinds: tuple[dict[str, tuple[str, int]], dict[str, tuple[str, int]]] = ({}, {})
+    kinds: tuple[dict[str, tuple[str, int]], dict[str, tuple[str, int]]] = field(
+        default_factory=lambda: ({}, {}))
     """Per side (hypothesis, gold): the first type of each :func:`type_kind` (``errant``,
-    ``other``) and the sentence it is in."""
+    ``operation``, ``other``) and the sentence it is in."""
+
+    def scheme(self, side: int) -> str | None:
+        """The type scheme of a side (0 the hypothesis, 1 the gold): ``other`` when any type
+        is not ERRANT's, else ``operation`` when any is a bare ``R``/``M``/``U`` (and for an
+        extracted hypothesis), else ``errant``; ``None`` for a side without typed edits."""
+        if side == 0 and self.extracted:
+            return "operation"
+        kinds = self.kinds[side]
+        return next((k for k in ("other", "operation", "errant") if k in kinds), None)
 
     def type_problem(self, cat: int | None = None) -> tuple[str, int] | None:
         """Why the types make ``--mode cse`` (this result's mode) or ``--cat cat`` meaningless
         (one sentence) and the side to blame (0 the hypothesis, 1 the gold), or ``None``.
 
-        ``cse`` and ``--cat 3`` need both sides typed by one scheme; ``--cat 1`` (the
-        operation, the letter before ``:``) and ``--cat 2`` (what follows it) need ERRANT's
-        ``OP:CAT`` types.  An extracted hypothesis has operations only (``R``, ``M``, ``U``)."""
+        ``cse`` and ``--cat 3`` need both sides typed by one scheme (:meth:`scheme`);
+        ``--cat 1`` (the operation, the letter before ``:``) needs no ``other`` types,
+        ``--cat 2`` (what follows it) ERRANT's ``OP:CAT`` types on both sides."""
         if cat is None and self.mode != "cse":
             return None
+        schemes = (self.scheme(0), self.scheme(1))
+        if cat in (1, 2):
+            bad = ("other",) if cat == 1 else ("other", "operation")
+            blamed = next((i for i in (1, 0) if schemes[i] in bad), None)
+        elif None not in schemes and schemes[0] != schemes[1]:
+            blamed = 1 if schemes[1] != "errant" else 0
+        else:
+            blamed = None
+        if blamed is None:
+            return None
+        if cat == 1:
+            example = self.kinds[blamed]["other"][0]
+            why = (f"--cat 1 groups the types by ERRANT's operation, the letter before ':' "
+                   f"({example!r} would be filed under {example[0]!r})")
+        elif cat == 2:
+            why = "--cat 2 groups the types by ERRANT's category, what follows 'OP:'"
+        else:
+            other = 1 - blamed
+            why = (("--mode cse compares" if cat is None else "--cat 3 lists")
+                   + f" the types of both sides, and {self._describe(other)}")
+        fix = ("use a gold typed by ERRANT (errant_m2 -gold)" if blamed else
+               "type the hypothesis' edits with ERRANT (errant_parallel -orig SOURCE -cor HYP "
+               "-out HYP.m2)")
+        instead = ("--mode cs" if cat is None else
+                   "--cat 1" if cat != 1 and "other" not in schemes else "leave out --cat")
+        return f"{why}, but {self._describe(blamed)}; {fix}, or {instead}", blamed
+
+    def _describe(self, side: int) -> str:
+        """``the gold's types are ERRANT's ('R:NOUN' in sentence 2)`` and the like."""
+        whose = ("the hypothesis'", "the gold's")[side]
+        scheme = self.scheme(side)
+        if side == 0 and self.extracted:
+            return ("the hypothesis' edits were extracted from text by gecformats and carry "
+                    "only the operation (R, M, U)")
+        example, number = self.kinds[side][scheme]  # type: ignore[index]
+        where = f"{example!r} in sentence {number}"
+        if scheme == "errant":
+            return f"{whose} types are ERRANT's ({where})"
+        if scheme == "operation":
+            return f"{whose} types are operations only ({where})"
+        return f"{whose} types are not ERRANT's ({where}; ERRANT's look like 'R:VERB:SVA')"
         hyp, gold = self.kinds
         what = f"--cat {cat}" if cat else "--mode cse"
         instead = "--mode cs" if cat is None else "leave out --cat"
@@ -129,30 +183,6 @@ class ErrantResult:
             return (f"{what} needs ERRANT's types on both sides, but the hypothesis' are not "
                     f"ERRANT's ({example!r} in sentence {number}; ERRANT's look like "
                     f"'R:VERB:SVA'); type its edits with ERRANT (errant_parallel), or {instead}", 0)
-        return None
-        if self.extracted and cat != 1:
-            return (f"{what} needs the hypothesis' edit types, but its edits were extracted "
-                    "from text by gecformats and carry only the operation (R, M, U); run "
-                    "ERRANT's errant_parallel on the text and score its M2 file, or use "
-                    + ("--mode cs" if cat is None else "--cat 1"))
-        if "other" in gold and (cat in (1, 2) or "errant" in hyp or self.extracted):
-            example, number = gold["other"]
-            if cat in (1, 2):
-                why = (f"groups ERRANT's OP:CAT types by their {'operation' if cat == 1 else 'category'}"
-                       + (f" ({example!r} would be filed under {example[0]!r})" if cat == 1 else ""))
-            else:
-                ex, at = hyp.get("errant", ("R", 0))
-                why = ("compares the two sides' types, and the hypothesis' are ERRANT's "
-                       f"({ex!r}" + (f" in sentence {at})" if at else ")") + ": none can match")
-            return (f"{what} {why}, but the gold's types are not ERRANT's ({example!r} in "
-                    f"sentence {number}; ERRANT's look like 'R:VERB:SVA'); use a gold typed "
-                    "by ERRANT (errant_m2 -gold), or " + ("--mode cs" if cat is None else
-                                                          "leave out --cat"))
-        if "other" in hyp and (cat in (1, 2) or "errant" in gold):
-            example, number = hyp["other"]
-            return (f"{what} needs ERRANT's types on both sides, but the hypothesis' are not "
-                    f"ERRANT's ({example!r} in sentence {number}; ERRANT's look like "
-                    "'R:VERB:SVA'); type its edits with ERRANT (errant_m2 or errant_parallel)")
         return None
 
     @property
@@ -459,8 +489,9 @@ def errant_files(hypothesis: str, gold: str, **options: Any) -> ErrantResult:
     whose edits are then extracted against the gold's source tokens by
     :func:`gecformats.convert.extract.align_edits`, gecformats' own aligner, which differs
     from ERRANT's (:func:`extraction_warning`; the signature says ``hyp:extracted-lcs``).
-    The extracted edits carry the operation only (``R``, ``M``, ``U``): ``cse`` is refused
-    at once, ``--cat 2`` and ``3`` by :meth:`ErrantResult.type_problem`.
+    The extracted edits carry the operation only (``R``, ``M``, ``U``): ``cse`` against a
+    gold typed otherwise is refused, ``--cat 2`` and ``3`` by
+    :meth:`ErrantResult.type_problem`.
 
     Args:
         hypothesis, gold: paths (``.gz`` read transparently; the hypothesis may be ``-``).
@@ -477,10 +508,6 @@ def errant_files(hypothesis: str, gold: str, **options: Any) -> ErrantResult:
     names = (hypothesis, gold)
     if formats._sniff(hypothesis) == "m2":
         return compare(m2.read(hypothesis), m2.read(gold), names=names, **options)
-    if options.get("mode") == "cse":  # known before reading a line
-        problem = ErrantResult(0, 0, 0, options.get("beta", 0.5), "cse", 0,
-                               extracted=True).type_problem()
-        raise GecFormatError(problem[0] if problem else "", hypothesis)
     return compare(_extracted(hypothesis, m2.read(gold)), m2.read(gold), names=names,
                    extracted=True, **options)
 
