@@ -166,3 +166,18 @@ def test_the_drop_in_does_not_redo_a_refused_sentence(pathological: tuple[Path, 
                               "the hypothesis' tokens differ from the source's; raise the limit "
                               "(gecformats score --max-edges, maxmatch --edge-limit) above 1,000 "
                               "only with the memory for it (about 310 bytes per edge)\n")
+
+
+def test_long_sides_are_refused_before_their_matrices() -> None:
+    """Two 5,000-token sides with one change have a small lattice but matrices of 25 million
+    cells (4,000 a side took 500 MB): refused before they are built, unless max_edges is off."""
+    import time
+
+    source = [f"w{i % 997}" for i in range(5_000)]
+    hyp = source[:2_500] + ["CHANGED"] + source[2_501:]
+    start = time.process_time()
+    with pytest.raises(maxmatch.LatticeTooLarge, match=r"its edit matrices would have 25,010,001 "
+                       r"cells \(5,000 source by 5,000 hypothesis tokens\), over the 25,000,000"):
+        maxmatch.score_sentence(source, hyp, GOLD)
+    assert time.process_time() - start < 10  # measured: milliseconds
+    assert maxmatch.MAX_CELLS == 25_000_000

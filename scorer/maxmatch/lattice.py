@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-__all__ = ["Lattice", "LatticeError", "LatticeTooLarge", "DEFAULT_MAX_EDGES", "build_lattice", "base_lattice", "close_lattice",
-           "remove_noop_arcs", "min_edges", "SHIFT", "MASK"]
+__all__ = ["Lattice", "LatticeError", "LatticeTooLarge", "DEFAULT_MAX_EDGES", "MAX_CELLS", "build_lattice", "base_lattice",
+           "close_lattice", "remove_noop_arcs", "min_edges", "SHIFT", "MASK"]
 
 SHIFT = 32
 MASK = (1 << SHIFT) - 1
@@ -42,6 +42,13 @@ past it come from hypotheses that repeat long stretches of the source (spec §11
 repetition blow-up), where the reference runs for hours."""
 
 
+MAX_CELLS = 25_000_000
+"""The most cells ``(n + 1) * (m + 1)`` the two Levenshtein matrices of one sentence may have
+while ``max_edges`` is in force (10 per edge when ``max_edges`` allows more): their rows take
+memory in proportion even when the lattice is small (two 4,000-token sides with two changes:
+500 MB), so 5,000 tokens a side (about 800 MB, as the default edge limit) is the bound."""
+
+
 class LatticeTooLarge(LatticeError):
     """The sentence's lattice grew past ``max_edges`` edges: scoring it would take more memory
     (and time) than allowed.  Never a different score: the sentence is refused.
@@ -52,10 +59,13 @@ class LatticeTooLarge(LatticeError):
         limit: the ``max_edges`` in force.
     """
 
-    def __init__(self, edges: int, limit: int, estimated: bool = False) -> None:
+    def __init__(self, edges: int, limit: int, estimated: bool = False,
+                 message: str | None = None) -> None:
         self.edges = edges
         self.limit = limit
-        if estimated:  # refused by min_edges before anything was built
+        if message is not None:
+            super().__init__(message)
+        elif estimated:  # refused by min_edges before anything was built
             super().__init__(f"its edit lattice would have over {limit:,} edges (at least "
                              f"{edges:,}; the limit, max_edges): too many of the hypothesis' "
                              "tokens differ from the source's")
@@ -428,8 +438,17 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str],
     Output: a :class:`Lattice`.  Raises :class:`LatticeError` where the reference crashes,
     :class:`LatticeTooLarge` when the lattice would exceed ``max_edges`` edges: before
     anything is built when :func:`min_edges` already exceeds it (a 3 MB line against a
-    9-token source is refused at once, not after gigabytes of matrices), else while building."""
+    9-token source is refused at once, not after gigabytes of matrices), else while building;
+    with ``max_edges`` in force, also before building when the matrices would pass
+    :data:`MAX_CELLS` cells (or 10 per edge of ``max_edges`` when more)."""
     if max_edges is not None:
+        cells = (len(source) + 1) * (len(hypothesis) + 1)
+        bound = max(MAX_CELLS, 10 * max_edges)
+        if cells > bound:
+            raise LatticeTooLarge(cells, max_edges, message=(
+                f"its edit matrices would have {cells:,} cells ({len(source):,} source by "
+                f"{len(hypothesis):,} hypothesis tokens), over the {bound:,} allowed (MAX_CELLS, "
+                f"or 10 per edge of max_edges when more)"))
         floor = min_edges(source, hypothesis)
         if floor > max_edges:
             raise LatticeTooLarge(floor, max_edges, estimated=True)
