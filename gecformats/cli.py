@@ -599,7 +599,8 @@ def score(
     ),
     strict: bool = typer.Option(
         False, "--strict", help="A hypothesis that looks tokenized unlike the gold (untokenized "
-        "English, unsegmented Chinese) is an error (exit 1), not a warning."
+        "English, unsegmented Chinese), or an impossible score (a gold edit listed twice), is "
+        "an error (exit 1), not a warning."
     ),
     metric: Metric = typer.Option(
         Metric.m2, "--metric", help="m2: MaxMatch, as the NUS m2scorer; errant: ERRANT's span "
@@ -621,7 +622,8 @@ def score(
         "(repeatable; errant_compare -filt)."),
     cat: Optional[int] = typer.Option(
         None, "--cat", min=1, max=3, help="errant: per-category scores: 1 operation (R, M, U), "
-        "2 main type (NOUN), 3 every type (errant_compare -cat)."),
+        "2 main type (NOUN), 3 every type (errant_compare -cat); needs ERRANT's types (OP:CAT) "
+        "in the gold."),
     bonus: bool = typer.Option(
         False, "--bonus", help="Credit optional gold edits (M2 OPTIONAL) that the system left "
         "alone, as HOO's scores with bonus."
@@ -816,6 +818,11 @@ def _score_errant(hypotheses: list[str], gold: str, output_format: ScoreFormat, 
     with user_errors():
         result = errant.errant_files(hypotheses[0], gold, mode=mode, beta=beta, single=single,
                                      multi=multi, filter=filters)
+        problem = result.type_problem(cat) if cat else None
+        if problem is not None:
+            raise GecFormatError(problem[0], (hypotheses[0], gold)[problem[1]])
+    if result.extracted:
+        typer.echo(f"gecformats: warning: {errant.extraction_warning(hypotheses[0])}", err=True)
     if output_format is ScoreFormat.errant:
         typer.echo(errant.format_errant(result, cat), nl=False)
     elif output_format is ScoreFormat.json:
@@ -825,11 +832,21 @@ def _score_errant(hypotheses: list[str], gold: str, output_format: ScoreFormat, 
 
 
 def _input_warnings(results: list[Any], strict: bool) -> None:
-    """Print why a hypothesis looks tokenized unlike the gold; with ``strict``, stop (1)."""
+    """Print why a hypothesis looks tokenized unlike the gold, and what makes the gold's
+    number doubtful (each once); with ``strict``, stop (1) on the first of the former and on
+    an impossible score."""
     for warning in (w for r in results for w in r.input_warnings):
         if strict:
             raise GecFormatError(warning)
         typer.echo(f"gecformats: warning: {warning}", err=True)
+    shown: set[str] = set()
+    for r in results:
+        for warning in r.gold_warnings:
+            if strict and r.impossible and "overstated" in warning:
+                raise GecFormatError(warning)
+            if warning not in shown:
+                shown.add(warning)
+                typer.echo(f"gecformats: warning: {warning}", err=True)
 
 
 def _score_systems(hypotheses: list[str], gold: str, output_format: ScoreFormat, strict: bool, *,

@@ -7,10 +7,17 @@ or ``--opt value``, unambiguous prefixes of long options), same three output lin
 ``-v`` trace as far as it can be reproduced.  Differences from the reference, all on inputs
 where it fails or prints something it cannot mean:
 
-* malformed input stops with ``maxmatch: FILE:LINE: message`` and exit status 1 (2 for an
-  unreadable file) instead of a traceback; a CRLF gold file is scored like the LF file;
+* malformed input, and a missing or unreadable file, stop with ``maxmatch: FILE:LINE:
+  message`` and exit status 1 (the reference's uncaught exception exits 1 too, with a
+  traceback); a CRLF gold file is scored like the LF file;
 * an unknown or ambiguous option prints the usage with the reason (exit status 1, like the
-  reference's uncaught exception, but without a traceback);
+  reference's uncaught exception, but without a traceback); so does a ``--beta`` that is not
+  a finite number above 0 (the reference prints ``F_nan : nan`` or divides by zero);
+* ``-h``/``--help`` prints the usage on standard output and exits 0 (the reference knows no
+  such option);
+* a score that is impossible (a sentence credits more correct edits than the system
+  proposed, as a gold edit listed twice makes the reference do) is printed as the reference
+  prints it, with a warning on standard error;
 * ``--very_verbose`` prints the ``-v`` trace only (the matrix and lattice dumps of §9.3 are
   not reproduced);
 * in the ``-v`` trace, ``SOURCE`` is the source tokens joined by single spaces (the reference
@@ -28,7 +35,7 @@ from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING
 
 from maxmatch import (DEFAULT_MAX_EDGES, AnnotatorResult, CorpusResult, CorpusScorer,
-                      LatticeError, f_counts, format_scores, shrink_edit, split_hypothesis)
+                      LatticeError, LatticeTooLarge, f_counts, format_scores, shrink_edit, split_hypothesis)
 
 if TYPE_CHECKING:
     from gecformats.metrics.score import ScoredSentence, ScoreResult, Scoring
@@ -46,16 +53,19 @@ OPTIONS
   -v    --verbose                   -  print verbose output
         --very_verbose              -  same as --verbose (no lattice dumps)
         --max_unchanged_words N     -  Maximum unchanged words when extracting edits. Default 2.
-        --beta B                    -  Beta value for F-measure. Default 0.5.
+        --beta B                    -  Beta value for F-measure (finite, above 0). Default 0.5.
         --ignore_whitespace_casing  -  Ignore edits that only affect whitespace and casing. Default no.
         --edge-limit N              -  Largest edit lattice of one sentence (memory, ~310 bytes
                                        an edge); past it: an error naming the sentence. Default 2500000.
                                        (gecformats score --max-edges; not --max-…, which the
                                        reference's getopt reads as --max_unchanged_words)
+  -h    --help                      -  print this usage and exit.
+Exit status: 0 scored; 1 bad option or value, malformed, missing or unreadable file (as the
+reference's uncaught exceptions); 255 not two file names (as the reference).
 """
 
 LONG_OPTIONS = ["verbose", "very_verbose", "max_unchanged_words=", "beta=",
-                "ignore_whitespace_casing", "edge-limit="]
+                "ignore_whitespace_casing", "edge-limit=", "help"]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -66,11 +76,15 @@ def main(argv: Sequence[str] | None = None) -> None:
 def run(args: list[str], out: IO[str], err: IO[str]) -> int:
     """Parse ``args`` like the reference, score, print to ``out``; return the exit status.
 
-    255: wrong number of file names (usage on ``err``); 1: bad option or malformed input;
-    2: a file cannot be read; 0: scored.
+    255: wrong number of file names (usage on ``err``); 1: bad option or value, malformed,
+    missing or unreadable input (the reference's uncaught exceptions exit 1); 0: scored, or
+    ``--help`` (usage on ``out``).
     """
     try:
-        opts, files = getopt.getopt(args, "v", LONG_OPTIONS)
+        opts, files = getopt.getopt(args, "vh", LONG_OPTIONS)
+        if any(name in ("-h", "--help") for name, _ in opts):
+            out.write(USAGE)
+            return 0
         options = _options(opts)
     except (getopt.GetoptError, ValueError) as exc:
         err.write(f"maxmatch: {exc}\n{USAGE}")
@@ -80,9 +94,18 @@ def run(args: list[str], out: IO[str], err: IO[str]) -> int:
         return 255
     verbose = options.pop("verbose")
     if not verbose:
-        fast = fast_score(files[0], files[1], **options)  # type: ignore[arg-type]
+        try:
+            fast = _fast(files[0], files[1], **options)  # type: ignore[arg-type]
+        except Refused as exc:  # the full path would stop there too: no second attempt
+            from gecformats.metrics.score import lattice_failure
+
+            err.write(f"maxmatch: {lattice_failure(files[0], exc.number, exc.failure)}\n")
+            return 1
         if fast is not None:
-            out.write(format_scores(fast) + "\n")
+            result, notes = fast
+            out.write(format_scores(result) + "\n")
+            for warning in notes:
+                err.write(f"maxmatch: warning: {warning}\n")
             return 0
     from gecformats.errors import GecFormatError
     from gecformats.metrics.score import Scoring
@@ -101,10 +124,12 @@ def run(args: list[str], out: IO[str], err: IO[str]) -> int:
     except OSError as exc:
         name = exc.filename if exc.filename is not None else ""
         err.write(f"maxmatch: {name}: {exc.strerror or exc}\n")
-        return 2
+        return 1
     if verbose:
         out.write(final_trace(result))
     out.write(format_scores(result) + "\n")
+    for warning in result.gold_warnings:
+        err.write(f"maxmatch: warning: {warning}\n")
     return 0
 
 
@@ -120,6 +145,17 @@ class _GiveWay(Exception):
     form); nothing has been printed yet."""
 
 
+class Refused(Exception):
+    """The scorer refused sentence ``number`` (``failure`` as
+    :func:`gecformats.metrics.score.lattice_failure` takes it): the full path would stop at
+    the same sentence with the same error, so it is reported without a second attempt."""
+
+    def __init__(self, number: int, failure: tuple[str, str, int]) -> None:
+        super().__init__(number, failure)
+        self.number = number
+        self.failure = failure
+
+
 def fast_score(hypothesis: str, gold: str, *, beta: float = 0.5, max_unchanged_words: int = 2,
                ignore_whitespace_casing: bool = False,
                max_edges: int | None = DEFAULT_MAX_EDGES) -> CorpusResult | None:
@@ -133,26 +169,63 @@ def fast_score(hypothesis: str, gold: str, *, beta: float = 0.5, max_unchanged_w
     with :class:`gecformats.metrics.score.Scoring`, which reports errors exactly.  Where it
     answers, the answer is the full path's (tested on CoNLL-2014 systems, the NUS edge cases
     and generated files).  Options as for ``Scoring`` (``max_edges=None``: no bound).
+
+    Raises:
+        Refused: the scorer refused a sentence (its lattice is past ``max_edges``, or the
+            reference would crash on it); the full path would stop there with the same error.
     """
+    fast = _fast(hypothesis, gold, beta=beta, max_unchanged_words=max_unchanged_words,
+                 ignore_whitespace_casing=ignore_whitespace_casing, max_edges=max_edges)
+    return None if fast is None else fast[0]
+
+
+def _fast(hypothesis: str, gold: str, *, beta: float = 0.5, max_unchanged_words: int = 2,
+          ignore_whitespace_casing: bool = False, max_edges: int | None = DEFAULT_MAX_EDGES
+          ) -> tuple[CorpusResult, list[str]] | None:
+    """:func:`fast_score` with the warnings the full path gives about the gold (edits past
+    their sentence's end, an impossible score), or ``None``."""
     if "-" in (hypothesis, gold) or hypothesis.endswith(".gz") or gold.endswith(".gz"):
         return None
     scorer = CorpusScorer(beta=beta, max_unchanged_words=max_unchanged_words,
                           ignore_whitespace_casing=ignore_whitespace_casing,
                           keep_sentences=False, max_edges=max_edges)
+    past_end = [0, 0]  # edits, first sentence
+    impossible = [0, 0]  # sentences, first sentence
+    number = 0
     try:
         with open(hypothesis, "rb") as hyp, open(gold, "rb") as ref:
             lines = iter(hyp)  # split on b"\n" only, as the full path reads it (spec §3)
-            for source, edits in _gold_blocks(ref):
+            for number, (source, edits) in enumerate(_gold_blocks(ref), 1):
                 raw = next(lines, None)
                 if raw is None:
                     raise _GiveWay
                 line = raw.decode("utf-8")
-                scorer.add(source, split_hypothesis(line), edits)
+                n = len(source)
+                beyond = sum(1 for kept in edits.values() for e in kept if e[0] > n or e[1] > n)
+                if beyond:
+                    past_end[0] += beyond
+                    past_end[1] = past_end[1] or number
+                _, choice = scorer.add(source, split_hypothesis(line), edits)
+                if choice.correct > min(choice.proposed, choice.gold):
+                    impossible[0] += 1
+                    impossible[1] = impossible[1] or number
             if next(lines, None) is not None:
                 raise _GiveWay
-    except (_GiveWay, OSError, UnicodeDecodeError, LatticeError):
+    except (_GiveWay, OSError, UnicodeDecodeError):
         return None
-    return scorer.result()
+    except LatticeError as exc:
+        raise Refused(number, ("too-large", str(exc), exc.limit)
+                      if isinstance(exc, LatticeTooLarge) else ("lattice", str(exc), 0)) from None
+    result = scorer.result()
+    notes = []
+    if past_end[0] or impossible[0]:
+        from gecformats.metrics.score import impossible_warning, past_end_warning
+
+        if past_end[0]:
+            notes.append(past_end_warning(gold, *past_end))
+        if impossible[0]:
+            notes.append(impossible_warning(gold, *impossible, result, hypothesis))
+    return result, notes
 
 
 def _gold_blocks(lines: Iterator[bytes]) -> Iterator[tuple[list[str], dict[int, list]]]:
@@ -245,6 +318,8 @@ def _options(opts: list[tuple[str, str]]) -> dict[str, object]:
             options["max_unchanged_words"] = int(value)
         elif name == "--beta":
             options["beta"] = float(value)
+            if not 0 < options["beta"] < float("inf"):  # type: ignore[operator]
+                raise ValueError(f"--beta must be a finite number above 0, not {value}")
         elif name == "--ignore_whitespace_casing":
             options["ignore_whitespace_casing"] = True
         elif name == "--edge-limit":

@@ -18,6 +18,7 @@ from gecformats.cli import app
 from gecformats.formats.m2 import read as m2_read
 from gecformats.m2scorer_cli import run as maxmatch_run
 from gecformats.metrics.py2order import py2_float
+from gecformats.metrics.score import score_files
 
 SCORE = FIXTURES / "score"
 GOLD = SCORE / "sample.m2"
@@ -177,18 +178,31 @@ def test_maxmatch_three_lines() -> None:
 
 @pytest.mark.parametrize("args, label", [
     (["--beta", "1"], "F_1.0"), (["--beta=0.25"], "F_0.2"), (["--be=0.15"], "F_0.1"),
-    (["--beta", "inf"], "F_inf"),
 ])
 def test_maxmatch_beta_spellings(args: list[str], label: str) -> None:
     code, out, _ = maxmatch(*args, HYP, GOLD)
     assert code == 0 and out.splitlines()[2].startswith(label + "       : ")
 
 
-def test_maxmatch_beta_inf_chooses_no_annotator() -> None:
-    """β = inf makes every F' NaN: the reference chooses annotator -1 and counts nothing."""
-    code, out, _ = maxmatch("--beta", "inf", "-v", SCORE / "cat.hyp", SCORE / "cat.m2")
-    assert code == 0 and ">> Chosen Annotator for line 1 : -1\n" in out
-    assert out.endswith("Precision   : 1.0000\nRecall      : 1.0000\nF_inf       : nan\n")
+@pytest.mark.parametrize("beta", ["nan", "inf", "0", "-1"])
+def test_maxmatch_refuses_a_beta_score_refuses(beta: str) -> None:
+    """Issue 22: `maxmatch --beta nan|inf|0|-1` printed `F_nan : nan` (the reference's β = inf
+    chooses annotator -1 and counts nothing); now refused as `score` refuses it."""
+    for args in (["--beta", beta], ["-v", "--beta", beta]):
+        code, out, err = maxmatch(*args, SCORE / "cat.hyp", SCORE / "cat.m2")
+        assert (code, out) == (1, "")
+        assert err.startswith(f"maxmatch: --beta must be a finite number above 0, not {beta}\n")
+
+
+def test_maxmatch_help_prints_the_usage() -> None:
+    """Issue 22: `maxmatch --help` said "option --help not recognized", exit 1."""
+    for flag in ("--help", "-h", "--he"):
+        code, out, err = maxmatch(flag)
+        assert (code, err) == (0, "") and out.startswith("Usage: maxmatch [OPTIONS]")
+        assert "Exit status: 0 scored; 1 bad option" in out
+    done = subprocess.run([sys.executable, "-m", "gecformats.m2scorer_cli", "--help"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("Usage: maxmatch")
 
 
 def test_maxmatch_option_prefixes_and_values() -> None:
@@ -215,7 +229,10 @@ def test_maxmatch_errors(tmp_path: Path) -> None:
     short.write_text("x\n", encoding="utf-8")
     code, out, err = maxmatch("-v", short, GOLD)
     assert (code, out) == (1, "") and "1 hypothesis line for 4 gold sentences" in err
-    assert maxmatch(tmp_path / "none", GOLD)[0] == 2
+    # a missing file: 1, as the reference's uncaught IOError (and every gecformats command)
+    code, out, err = maxmatch(tmp_path / "none", GOLD)
+    assert (code, out) == (1, "") and err == f"maxmatch: {tmp_path / 'none'}: No such file or directory\n"
+    assert maxmatch(HYP, tmp_path / "none")[0] == 1
 
 
 def test_maxmatch_verbose_trace() -> None:
@@ -479,3 +496,68 @@ def test_per_type_on_conll_2014_adds_up_for_every_system() -> None:
         assert sum(r.per_type.gold.values()) == r.gold, path.name
         assert sum(r.per_type.matched.values()) == r.correct, path.name
         assert 0 <= r.per_type.unmatched <= r.proposed
+
+
+# ------------------------------------------------ doubtful gold: edits past the end, duplicates
+
+PAST_END = "S a b c d e\nA 1 2|||X|||x|||REQUIRED|||-NONE-|||0\nA 9 12|||X|||y|||REQUIRED|||-NONE-|||0\n\n"
+DUPLICATE = ("S a b c d e\nA 1 2|||X|||x|||REQUIRED|||-NONE-|||0\n"
+             "A 1 2|||X|||x|||REQUIRED|||-NONE-|||0\nA 3 4|||X|||z|||REQUIRED|||-NONE-|||0\n\n")
+
+
+def _doubtful(tmp_path: Path, gold_text: str) -> tuple[Path, Path]:
+    gold, hyp = tmp_path / "gold.m2", tmp_path / "hyp.txt"
+    gold.write_text(gold_text + "S f g\n\n", encoding="utf-8")
+    hyp.write_text("a x c d e\nf g\n", encoding="utf-8")
+    return hyp, gold
+
+
+def test_gold_edit_past_the_end_keeps_the_number_and_warns(tmp_path: Path) -> None:
+    """Issue 22 item 8: `A 9 12` in a 5-token sentence is scored as NUS scores it (left out),
+    with one warning naming the count, the first sentence and `validate`."""
+    hyp, gold = _doubtful(tmp_path, PAST_END)
+    code, out, err = score(hyp, "--gold", gold, "--format", "m2scorer")
+    assert code == 0 and out == "Precision   : 1.0000\nRecall      : 1.0000\nF_0.5       : 1.0000\n"
+    assert err == (f"gecformats: warning: {gold}: 1 gold edit past the end of its sentence "
+                   "(first: sentence 1), left out of the score as the NUS scorer leaves it out; "
+                   f"check the gold with `gecformats validate {gold}`\n")
+    code, out, err = score(hyp, hyp, "--gold", gold)  # several systems: still once
+    assert code == 0 and err.count("past the end") == 1
+    for args in ([], ["-v"]):  # the drop-in, fast and full path
+        code, out, err = maxmatch(*args, hyp, gold)
+        assert code == 0 and out.endswith("F_0.5       : 1.0000\n")
+        assert err.startswith(f"maxmatch: warning: {gold}: 1 gold edit past the end") and err.count("\n") == 1
+
+
+@pytest.mark.shared("corpora/nlpcc2018/gold.01.m2")
+def test_nlpcc_gold_sentence_1682_is_named() -> None:
+    gold = shared_file("corpora/nlpcc2018/gold.01.m2")
+    hyp = sorted((gold.parent / "system-outputs").iterdir())[0]
+    code, out, err = score(hyp, "--gold", gold)
+    assert code == 0 and "F0.5       0.3441\n" in out
+    assert "1 gold edit past the end of its sentence (first: sentence 1682)" in err
+    assert f"gecformats validate {gold}" in err and err.count("\n") == 1
+
+
+def test_impossible_score_is_kept_warned_and_refused_with_strict(tmp_path: Path) -> None:
+    """Issue 22: a duplicated gold `A` line gives P 1.5 (the NUS scorer does the same): the
+    number stays in --format m2scorer and the drop-in, a warning everywhere, --strict refuses."""
+    hyp, gold = _doubtful(tmp_path, DUPLICATE)
+    code, out, err = score(hyp, "--gold", gold, "--format", "m2scorer")
+    assert code == 0 and out == "Precision   : 2.0000\nRecall      : 0.6667\nF_0.5       : 1.4286\n"
+    warning = (f"{gold}: the score of {hyp} (P 2.0000 R 0.6667 F 1.4286) is overstated: 1 "
+               "sentence (first: sentence 1) credits more correct edits than the system "
+               "proposed, as the NUS scorer does when the gold lists an edit twice; check the "
+               f"gold with `gecformats validate {gold}` (score --strict refuses such a score)")
+    assert err == f"gecformats: warning: {warning}\n"
+    for fmt in ("text", "json", "tsv"):
+        code, out, err = score(hyp, "--gold", gold, "--format", fmt)
+        assert code == 0 and err == f"gecformats: warning: {warning}\n"
+    code, out, err = score(hyp, "--gold", gold, "--strict")
+    assert (code, out, err) == (1, "", f"gecformats: {warning}\n")
+    for args in ([], ["-v"]):
+        code, out, err = maxmatch(*args, hyp, gold)
+        assert code == 0 and out.endswith("Precision   : 2.0000\nRecall      : 0.6667\nF_0.5       : 1.4286\n")
+        assert err == f"maxmatch: warning: {warning}\n"
+    result = score_files(hyp, gold)
+    assert result.impossible == 1 and result.gold_warnings == (warning,)

@@ -97,7 +97,7 @@ def test_text_hypothesis_is_extracted(tmp_path):
                    "He goes to the school yesterday .\nI have many books on the tables .\n",
                    encoding="utf-8")
     result = errant_files(str(hyp), str(ref))
-    assert "|hyp:extracted|" in result.signature
+    assert "|hyp:extracted-lcs|" in result.signature and result.extracted
     # what errant_compare prints for the M2 file of these extracted edits
     assert (result.tp, result.fp, result.fn, result.f) == (4, 3, 4, 0.5556)
 
@@ -151,3 +151,115 @@ def test_conll14_amu_text_hypothesis():
     hyp = shared_file("corpora/conll14/official_submissions/AMU")
     result = errant_files(str(hyp), str(gold))
     assert (result.tp, result.fp, result.fn, result.f) == (438, 774, 1884, 0.3054)
+
+
+# ------------------------------------------------------------------ issue 22
+
+TEXT = ("This is a sentence with an error .\nNothing wrong here .\n"
+        "He goes to the school yesterday .\nI have many books on the tables .\n")
+# NUCLE's types (as in the CoNLL-2014 gold), not ERRANT's OP:CAT
+NUCLE = REF.replace("R:VERB:SVA", "SVA").replace("R:NOUN:NUM", "Nn").replace("M:DET", "ArtOrDet") \
+    .replace("U:DET", "ArtOrDet").replace("R:VERB:TENSE", "Vt").replace("R:OTHER", "Mec")
+
+
+def _run(tmp_path, hyp_text, gold_text, *args):
+    hyp, ref = tmp_path / "hyp", tmp_path / "ref.m2"
+    hyp.write_text(hyp_text, encoding="utf-8")
+    ref.write_text(gold_text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["score", str(hyp), "--gold", str(ref), "--metric",
+                                      "errant", *args])
+    return result, hyp, ref
+
+
+@pytest.mark.parametrize("args, blamed, words", [
+    (["--mode", "cse"], "ref.m2", "--mode cse compares the types of both sides, and the "
+                                  "hypothesis' types are ERRANT's ('R:VERB:SVA' in sentence 1), "
+                                  "but the gold's types are not ERRANT's ('SVA' in sentence 1"),
+    (["--cat", "1"], "ref.m2", "--cat 1 groups the types by ERRANT's operation, the letter "
+                               "before ':' ('SVA' would be filed under 'S')"),
+    (["--cat", "2"], "ref.m2", "--cat 2 groups the types by ERRANT's category"),
+    (["--cat", "3"], "ref.m2", "--cat 3 lists the types of both sides"),
+])
+def test_a_gold_without_errant_types_refuses_cse_and_cat(tmp_path, args, blamed, words):
+    """Issue 22 item 4: against a gold typed like NUCLE, cse gave 0 TP and --cat 1/2 filed
+    types under nonsense names: now one line with the reason, exit 1."""
+    result, hyp, ref = _run(tmp_path, HYP, NUCLE, *args)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"gecformats: {tmp_path / blamed}: {words}")
+    assert result.stderr.count("\n") == 1 and "errant_m2 -gold" in result.stderr
+    # cs needs no types: scored as ERRANT scores it
+    plain, _, _ = _run(tmp_path, HYP, NUCLE, "--format", "errant")
+    assert plain.exit_code == 0 and plain.stdout == EXPECTED[""]
+
+
+def test_one_scheme_on_both_sides_is_scored(tmp_path):
+    """NUCLE types on both sides: cse and --cat 3 compare and list them as ERRANT would."""
+    result, _, _ = _run(tmp_path, NUCLE, NUCLE, "--mode", "cse", "--cat", "3", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["fp"] == data["fn"] == 0 and "ArtOrDet" in data["categories"]
+    result, _, _ = _run(tmp_path, NUCLE, NUCLE, "--cat", "2")
+    assert result.exit_code == 1 and "not ERRANT's ('SVA' in sentence 1" in result.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--mode", "cse"], "--mode cse compares the types of both sides, and the gold's types are "
+                        "ERRANT's ('R:VERB:SVA' in sentence 1), but the hypothesis' edits were "
+                        "extracted from text"),
+    (["--cat", "2"], "--cat 2 groups the types by ERRANT's category"),
+    (["--cat", "3"], "--cat 3 lists the types of both sides"),
+])
+def test_an_extracted_hypothesis_refuses_what_needs_its_types(tmp_path, args, words):
+    result, hyp, _ = _run(tmp_path, TEXT, REF, *args)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"gecformats: {hyp}: {words}") and "errant_parallel" in result.stderr
+    # --cat 1 (the operation) is what extracted edits have: scored, with the warning
+    result, hyp, _ = _run(tmp_path, TEXT, REF, "--cat", "1")
+    assert result.exit_code == 0 and "\nM " in result.stdout
+    # ... but not against a gold whose types have no operation
+    result, _, ref = _run(tmp_path, TEXT, NUCLE, "--cat", "1")
+    assert result.exit_code == 1 and result.stderr.startswith(f"gecformats: {ref}: --cat 1 groups")
+
+
+def test_a_text_hypothesis_is_said_to_be_extracted_every_time(tmp_path):
+    """Issue 22 item 5: a warning (once, on standard error) and the signature say that
+    gecformats' aligner made the edits, and how to get ERRANT's own."""
+    for fmt in ("text", "json", "errant"):
+        result, hyp, _ = _run(tmp_path, TEXT, REF, "--format", fmt)
+        assert result.exit_code == 0
+        assert result.stderr == (f"gecformats: warning: {hyp}: plain text: its edits were extracted "
+                                 "by gecformats' own aligner (hyp:extracted-lcs), not by ERRANT's, "
+                                 "and the two differ (on CoNLL-2014 F0.5 up to 0.034 lower, the "
+                                 "top two systems swapped); for ERRANT's own edits run "
+                                 "`errant_parallel -orig SOURCE -cor HYP -out HYP.m2` and score HYP.m2\n")
+        if fmt != "errant":  # errant_compare's own output has no signature
+            assert "|hyp:extracted-lcs|" in result.stdout
+    result, _, _ = _run(tmp_path, HYP, REF, "--format", "json")
+    assert result.stderr == "" and "|hyp:m2|" in json.loads(result.stdout)["signature"]
+
+
+@pytest.mark.parametrize("line", ["This is a sentence with an error |||",
+                                  "This | is a sentence with an error .",
+                                  "This is a ||| sentence with an error . -NONE- ||"])
+def test_a_text_hypothesis_with_bars_is_scored(tmp_path, line):
+    """Fuzz finding (issue 22): `|` or `|||` in a text hypothesis made the M2 writer's
+    ValueError escape.  The extracted edits never go through M2 text: scored, the bars
+    being ordinary token characters as in any other correction."""
+    text = line + "\n" + TEXT.split("\n", 1)[1]
+    result, _, _ = _run(tmp_path, text, REF, "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    plain = errant_files(str(tmp_path / "hyp"), str(tmp_path / "ref.m2"))
+    assert (data["tp"], data["fp"], data["fn"]) == (plain.tp, plain.fp, plain.fn)
+    assert data["fp"] >= 1  # the bar edit is a false positive
+
+
+@pytest.mark.shared("corpora/conll14/official_submissions/AMU")
+@pytest.mark.parametrize("args", [["--mode", "cse"], ["--cat", "1"], ["--cat", "2"]])
+def test_conll14_original_commands_are_refused(args):
+    gold = shared_file("corpora/conll14/conll14st-test-data/noalt/official-2014.combined.m2")
+    hyp = shared_file("corpora/conll14/official_submissions/AMU")
+    result = CliRunner().invoke(app, ["score", str(hyp), "--gold", str(gold), "--metric",
+                                      "errant", *args])
+    assert result.exit_code == 1 and result.stdout == "" and result.stderr.count("\n") == 1
+    assert "the gold's types are not ERRANT's ('ArtOrDet' in sentence 3" in result.stderr

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES, shared_file
 from gecformats.errors import GecFormatError
-from gecformats.m2scorer_cli import fast_score
+from gecformats.m2scorer_cli import Refused, fast_score
 from gecformats.metrics.score import Scoring
 
 SCORE = FIXTURES / "score"
@@ -101,9 +101,12 @@ def test_gives_way_on_stdin_gzip_and_missing(tmp_path: Path) -> None:
     assert fast_score(str(tmp_path / "missing"), str(gold)) is None
 
 
-def test_gives_way_on_a_lattice_past_the_limit(tmp_path: Path) -> None:
+def test_a_lattice_past_the_limit_is_refused_not_redone(tmp_path: Path) -> None:
+    """The full path would stop at the same sentence: the fast path reports it (issue 22)."""
     hyp, gold = SCORE / "sample.hyp", SCORE / "sample.m2"
-    assert fast_score(str(hyp), str(gold), max_edges=1) is None
+    with pytest.raises(Refused) as info:
+        fast_score(str(hyp), str(gold), max_edges=1)
+    assert info.value.number == 1 and info.value.failure[0] == "too-large"
 
 
 def test_plain_run_imports_neither_model_nor_dataclasses() -> None:

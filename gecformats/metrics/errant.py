@@ -34,6 +34,7 @@ prints, byte for byte.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +54,25 @@ TITLES = {"dt": " Token-Based Detection ", "ds": " Span-Based Detection ",
 RawEdit = tuple[int, int, str, str, int]
 """An edit as ERRANT reads an M2 line: ``(start, end, type, correction field, annotator)``."""
 
+ERRANT_TYPE = re.compile(r"[MRU]:[A-Z]+(?::[A-Z]+)*")
+"""ERRANT's edit types: ``OP:CAT`` (``M:DET``, ``R:VERB:SVA``, ``R:WO``); ``UNK`` and
+``noop`` are ERRANT's too and say nothing of the scheme."""
+
+EXTRACTION = "extracted-lcs"
+"""The signature's ``hyp:`` value of a text hypothesis whose edits gecformats extracted
+(:func:`gecformats.convert.extract.align_edits`, a longest-common-subsequence aligner)."""
+
+
+def type_kind(etype: str) -> str | None:
+    """``"errant"`` for an ERRANT type (``R:VERB:SVA``), ``"operation"`` for a bare ``R``,
+    ``M`` or ``U`` (gecformats' extraction), ``None`` for ``UNK`` and ``noop``, ``"other"``
+    for the rest (NUCLE's ``ArtOrDet``, ``Mec``)."""
+    if etype in ("UNK", "noop"):
+        return None
+    if etype in ("R", "M", "U"):
+        return "operation"
+    return "errant" if ERRANT_TYPE.fullmatch(etype) else "other"
+
 
 @dataclass(frozen=True, slots=True)
 class ErrantResult:
@@ -69,6 +89,101 @@ class ErrantResult:
     sentences: int
     categories: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     signature: str = ""
+    extracted: bool = False
+    """The hypothesis was text, its edits extracted by gecformats' aligner, not ERRANT's."""
+    kinds: tuple[dict[str, tuple[str, int]], dict[str, tuple[str, int]]] = field(
+        default_factory=lambda: ({}, {}))
+    """Per side (hypothesis, gold): the first type of each :func:`type_kind` (``errant``,
+    ``operation``, ``other``) and the sentence it is in."""
+
+    def scheme(self, side: int) -> str | None:
+        """The type scheme of a side (0 the hypothesis, 1 the gold): ``other`` when any type
+        is not ERRANT's, else ``operation`` when any is a bare ``R``/``M``/``U`` (and for an
+        extracted hypothesis), else ``errant``; ``None`` for a side without typed edits."""
+        if side == 0 and self.extracted:
+            return "operation"
+        kinds = self.kinds[side]
+        return next((k for k in ("other", "operation", "errant") if k in kinds), None)
+
+    def type_problem(self, cat: int | None = None) -> tuple[str, int] | None:
+        """Why the types make ``--mode cse`` (this result's mode) or ``--cat cat`` meaningless
+        (one sentence) and the side to blame (0 the hypothesis, 1 the gold), or ``None``.
+
+        ``cse`` and ``--cat 3`` need both sides typed by one scheme (:meth:`scheme`);
+        ``--cat 1`` (the operation, the letter before ``:``) needs no ``other`` types,
+        ``--cat 2`` (what follows it) ERRANT's ``OP:CAT`` types on both sides."""
+        if cat is None and self.mode != "cse":
+            return None
+        schemes = (self.scheme(0), self.scheme(1))
+        if cat in (1, 2):
+            bad = ("other",) if cat == 1 else ("other", "operation")
+            blamed = next((i for i in (1, 0) if schemes[i] in bad), None)
+        elif None not in schemes and schemes[0] != schemes[1]:
+            blamed = 1 if schemes[1] != "errant" else 0
+        else:
+            blamed = None
+        if blamed is None:
+            return None
+        if cat == 1:
+            example = self.kinds[blamed]["other"][0]
+            why = (f"--cat 1 groups the types by ERRANT's operation, the letter before ':' "
+                   f"({example!r} would be filed under {example[0]!r})")
+        elif cat == 2:
+            why = "--cat 2 groups the types by ERRANT's category, what follows 'OP:'"
+        else:
+            other = 1 - blamed
+            why = (("--mode cse compares" if cat is None else "--cat 3 lists")
+                   + f" the types of both sides, and {self._describe(other)}")
+        fix = ("use a gold typed by ERRANT (errant_m2 -gold)" if blamed else
+               "type the hypothesis' edits with ERRANT (errant_parallel -orig SOURCE -cor HYP "
+               "-out HYP.m2)")
+        instead = ("--mode cs" if cat is None else
+                   "--cat 1" if cat != 1 and "other" not in schemes else "leave out --cat")
+        return f"{why}, but {self._describe(blamed)}; {fix}, or {instead}", blamed
+
+    def _describe(self, side: int) -> str:
+        """``the gold's types are ERRANT's ('R:NOUN' in sentence 2)`` and the like."""
+        whose = ("the hypothesis'", "the gold's")[side]
+        scheme = self.scheme(side)
+        if side == 0 and self.extracted:
+            return ("the hypothesis' edits were extracted from text by gecformats and carry "
+                    "only the operation (R, M, U)")
+        example, number = self.kinds[side][scheme]  # type: ignore[index]
+        where = f"{example!r} in sentence {number}"
+        if scheme == "errant":
+            return f"{whose} types are ERRANT's ({where})"
+        if scheme == "operation":
+            return f"{whose} types are operations only ({where})"
+        return f"{whose} types are not ERRANT's ({where}; ERRANT's look like 'R:VERB:SVA')"
+        hyp, gold = self.kinds
+        what = f"--cat {cat}" if cat else "--mode cse"
+        instead = "--mode cs" if cat is None else "leave out --cat"
+        if "other" in gold and (cat in (1, 2) or "errant" in hyp or self.extracted):
+            example, number = gold["other"]
+            if cat in (1, 2):
+                why = (f"groups ERRANT's OP:CAT types by their {'operation' if cat == 1 else 'category'}"
+                       + (f" ({example!r} would be filed under {example[0]!r})" if cat == 1 else ""))
+            else:
+                verb = "compares the two sides' types" if cat is None else "lists every type as written"
+                ex, at = hyp.get("errant", ("R", 0))
+                theirs = ("R, M, U (extracted)" if self.extracted
+                          else f"ERRANT's ({ex!r} in sentence {at})")
+                why = (f"{verb}, and the hypothesis' are {theirs}: "
+                       + ("none can match" if cat is None else "the rows would mix two schemes"))
+            return (f"{what} {why}, but the gold's types are not ERRANT's ({example!r} in "
+                    f"sentence {number}; ERRANT's look like 'R:VERB:SVA'); use a gold typed "
+                    f"by ERRANT (errant_m2 -gold), or {instead}", 1)
+        if self.extracted and cat != 1:
+            return (f"{what} needs the hypothesis' edit types, but its edits were extracted "
+                    "from text by gecformats and carry only the operation (R, M, U); run "
+                    "ERRANT's errant_parallel on the text and score its M2 file, or use "
+                    + ("--mode cs" if cat is None else "--cat 1"), 0)
+        if "other" in hyp and (cat in (1, 2) or "errant" in gold):
+            example, number = hyp["other"]
+            return (f"{what} needs ERRANT's types on both sides, but the hypothesis' are not "
+                    f"ERRANT's ({example!r} in sentence {number}; ERRANT's look like "
+                    f"'R:VERB:SVA'); type its edits with ERRANT (errant_parallel), or {instead}", 0)
+        return None
 
     @property
     def scores(self) -> tuple[float, float, float]:
@@ -224,14 +339,17 @@ def compare(hypothesis: Iterable[Sentence], gold: Iterable[Sentence], *, mode: s
         single, multi, filter: ERRANT's ``-single``, ``-multi`` and ``-filt``.
         names: the two inputs' names for error messages.
         extracted: the hypothesis edits were extracted from text by gecformats (recorded
-            in the signature).
+            in the signature as ``hyp:extracted-lcs``; an M2 hypothesis is ``hyp:m2``); their
+            raw edits are taken from the model, never through M2 text (a token may hold
+            ``|``).
 
     Returns:
         An :class:`ErrantResult`.
 
     Raises:
         GecFormatError: the files have different numbers of sentences, or a sentence's
-            source differs between them (ERRANT would compare unrelated edits).
+            source differs between them (ERRANT would compare unrelated edits); ``cse`` on
+            two sides whose types are not of one scheme (:meth:`ErrantResult.type_problem`).
         ValueError: an unknown mode.
     """
     if mode not in MODES:
@@ -240,12 +358,20 @@ def compare(hypothesis: Iterable[Sentence], gold: Iterable[Sentence], *, mode: s
     categories: dict[str, tuple[int, int, int]] = {}
     count = 0
     options = dict(single=single, multi=multi, filter=frozenset(filter))
+    kinds: tuple[dict[str, tuple[str, int]], dict[str, tuple[str, int]]] = ({}, {})
     for count, (h, g) in enumerate(_pairs(hypothesis, gold, names), 1):
         if h.source != g.source:
             raise GecFormatError(f"sentence {count}: the hypothesis source differs from the "
                                  f"gold's: {source_difference(h.source, g.source)}", names[0])
-        hyp = process(raw_edits(h), mode, **options)  # type: ignore[arg-type]
-        ref = process(raw_edits(g), mode, **options)  # type: ignore[arg-type]
+        h_edits = _model_edits(h) if extracted else raw_edits(h)
+        g_edits = raw_edits(g)
+        for side, edits in ((kinds[0], () if extracted else h_edits), (kinds[1], g_edits)):
+            for edit in edits:
+                kind = type_kind(edit[2])
+                if kind is not None and kind not in side:
+                    side[kind] = (edit[2], count)
+        hyp = process(h_edits, mode, **options)  # type: ignore[arg-type]
+        ref = process(g_edits, mode, **options)  # type: ignore[arg-type]
         best = _best_pair(hyp, ref, totals, beta)
         for k in range(3):
             totals[k] += best[k]
@@ -255,9 +381,27 @@ def compare(hypothesis: Iterable[Sentence], gold: Iterable[Sentence], *, mode: s
     filters = "".join(["|single" * single, "|multi" * multi]
                       + ([f"|filter:{','.join(sorted(filter))}"] if filter else []))
     signature = (f"metric:errant|mode:{mode}|beta:{beta:g}{filters}"
-                 f"|hyp:{'extracted' if extracted else 'm2'}|gecformats:{__version__}")
-    return ErrantResult(totals[0], totals[1], totals[2], beta, mode, count, categories,
-                        signature)
+                 f"|hyp:{EXTRACTION if extracted else 'm2'}|gecformats:{__version__}")
+    result = ErrantResult(totals[0], totals[1], totals[2], beta, mode, count, categories,
+                          signature, extracted, kinds)
+    problem = result.type_problem()
+    if problem is not None:
+        raise GecFormatError(problem[0], names[problem[1]])
+    return result
+
+
+def _model_edits(sentence: Sentence) -> list[RawEdit]:
+    """The raw edits of a sentence made in memory (the extracted hypothesis): what
+    :func:`raw_edits` reads from its M2 block, taken from the model (one correction, tokens
+    joined by spaces, a deletion empty), so that no token can break an M2 line."""
+    out: list[RawEdit] = []
+    for annotator, edits in sentence.annotators.items():
+        if not edits:
+            out.append((-1, -1, "noop", "-NONE-", annotator))
+        for e in edits:
+            out.append((e.start, e.end, e.type, "||".join(" ".join(c) for c in e.corrections),
+                        annotator))
+    return out
 
 
 def _pairs(hypothesis: Iterable[Sentence], gold: Iterable[Sentence], names: tuple[str, str]
@@ -330,12 +474,23 @@ def format_text(result: ErrantResult, cat: int | None = None) -> str:
     return "\n".join(rows)
 
 
+def extraction_warning(hypothesis: str) -> str:
+    """The warning given with every score of a text hypothesis (``hyp:extracted-lcs``)."""
+    return (f"{hypothesis}: plain text: its edits were extracted by gecformats' own aligner "
+            "(hyp:extracted-lcs), not by ERRANT's, and the two differ (on CoNLL-2014 F0.5 up "
+            "to 0.034 lower, the top two systems swapped); for ERRANT's own edits run "
+            "`errant_parallel -orig SOURCE -cor HYP -out HYP.m2` and score HYP.m2")
+
+
 def errant_files(hypothesis: str, gold: str, **options: Any) -> ErrantResult:
     """:func:`compare` on files: the gold M2 file and a hypothesis that is either an M2
     file (recognised by its first line) or plain text, one tokenized sentence per line,
     whose edits are then extracted against the gold's source tokens by
-    :func:`gecformats.convert.extract.align_edits` (types ``R``/``M``/``U``: only the
-    operation tier is meaningful, and the signature says ``hyp:extracted``).
+    :func:`gecformats.convert.extract.align_edits`, gecformats' own aligner, which differs
+    from ERRANT's (:func:`extraction_warning`; the signature says ``hyp:extracted-lcs``).
+    The extracted edits carry the operation only (``R``, ``M``, ``U``): ``cse`` against a
+    gold typed otherwise is refused, ``--cat 2`` and ``3`` by
+    :meth:`ErrantResult.type_problem`.
 
     Args:
         hypothesis, gold: paths (``.gz`` read transparently; the hypothesis may be ``-``).

@@ -146,6 +146,15 @@ class ScoreResult:
     resampling (:mod:`gecformats.metrics.significance`)."""
     ci: Mapping[str, tuple[float, float]] | None = None
     p_value: float | None = None
+    gold_warnings: tuple[str, ...] = ()
+    """What makes the number doubtful without changing it, as the NUS scorer computes it:
+    gold edits past their sentence's end (ignored), sentences crediting more edits than the
+    system proposed (:attr:`impossible`); each with the count, the first sentence and
+    ``gecformats validate GOLD``."""
+    impossible: int = 0
+    """Sentences whose chosen annotator credits more correct edits than the system proposed
+    (or than it has gold edits): a gold edit listed twice.  P (or R) is then overstated,
+    possibly above 1, as the NUS scorer gives it; ``score --strict`` refuses such a score."""
 
     def _paired(self) -> bool:
         """Whether a paired test was run (then the baseline's ``p_value`` is ``None``)."""
@@ -384,6 +393,8 @@ class Scoring:
                                       keep_sentences=per_sentence, max_edges=max_edges)
         self._annotators: set[int] = set()
         self._done = False
+        self._past_end = [0, 0]  # gold edits past their sentence's end, first sentence
+        self._impossible = [0, 0]  # sentences crediting more than proposed, first sentence
 
     def _project(self) -> None:
         """Build the projector of ``segment="project"`` (reads the gold a first time)."""
@@ -434,6 +445,7 @@ class Scoring:
                     self._lattice_failure(number, result)
                 before = (s.correct, s.proposed, s.gold)
                 choice = s.add_result(result)
+                self._check_choice(number, choice)
                 if self.counts is not None:
                     self.counts.append(tuple((a.correct, a.proposed, a.gold)
                                              for a in result.annotators))
@@ -449,6 +461,11 @@ class Scoring:
             self._refuse_targets(number)
         gold = maxmatch_gold(sentence)
         self._annotators.update(gold or (0,))
+        n = len(sentence.source)
+        beyond = sum(1 for edits in gold.values() for e in edits if e[0] > n or e[1] > n)
+        if beyond:
+            self._past_end[0] += beyond
+            self._past_end[1] = self._past_end[1] or number
         if self.projector is not None:
             tokens = self.projector.project(sentence.source, line)
             shown = " ".join(tokens)
@@ -462,14 +479,7 @@ class Scoring:
         return list(tokens), shown, gold
 
     def _lattice_failure(self, number: int, failure: tuple[str, str, int]) -> None:
-        kind, message, limit = failure
-        if kind == "too-large":
-            raise GecFormatError(f"sentence {number}: {message}; raise the limit (gecformats "
-                                 f"score --max-edges, maxmatch --edge-limit) above {limit:,} "
-                                 "only with the memory for it (about 310 bytes per edge)",
-                                 self.hypothesis, number, "too-large")
-        raise GecFormatError(f"the scorer cannot handle this sentence: {message}",
-                             self.hypothesis, number)
+        raise lattice_failure(self.hypothesis, number, failure)
 
     def _score(self, number: int, sentence: Sentence, line: str) -> ScoredSentence:
         tokens, shown, gold = self._prepare(number, sentence, line)
@@ -489,11 +499,18 @@ class Scoring:
                                              for a in result.annotators))
             if self.types is not None:
                 self.types.add(sentence, result, choice.annotator)
+            self._check_choice(number, choice)
         except maxmatch.LatticeTooLarge as exc:
             self._lattice_failure(number, ("too-large", str(exc), exc.limit))
         except maxmatch.LatticeError as exc:
             self._lattice_failure(number, ("lattice", str(exc), 0))
         return ScoredSentence(number, sentence.source, shown, result, choice, before, sentence)
+
+    def _check_choice(self, number: int, choice: Any) -> None:
+        """Count a sentence whose chosen annotator credits more than it can."""
+        if choice.correct > min(choice.proposed, choice.gold):
+            self._impossible[0] += 1
+            self._impossible[1] = self._impossible[1] or number
 
     def _mismatch(self, _names: list[str], counts: list[int]) -> GecFormatError:
         sentences, lines = counts
@@ -525,10 +542,16 @@ class Scoring:
                               if self.tokenizer else None,
                               mode=None if isinstance(self._scorer, CorpusScorer) else
                               self.mode + "+bonus" * self.bonus)
+        notes = []
+        if self._past_end[0]:
+            notes.append(past_end_warning(self.gold, *self._past_end))
+        if self._impossible[0]:
+            notes.append(impossible_warning(self.gold, *self._impossible, r, self.hypothesis))
         return ScoreResult(r.precision, r.recall, r.f, r.beta, r.correct, r.proposed, r.gold,
                            self._scorer.count, signature, r.sentences,
                            tuple(i + 1 for i in r.warnings), tuple(self.input_warnings()),
-                           self.types, tuple(self.counts or ()))
+                           self.types, tuple(self.counts or ()), gold_warnings=tuple(notes),
+                           impossible=self._impossible[0])
 
 
     def input_warnings(self) -> list[str]:
@@ -537,6 +560,43 @@ class Scoring:
         that fixes it; empty when it looks right.  Only after the iteration."""
         fix = f"gecformats score {self.hypothesis} --gold {self.gold}"
         return self.check.warnings(self.hypothesis, fix)
+
+
+def past_end_warning(gold: str, count: int, first: int) -> str:
+    """The warning of ``count`` gold edits past the end of their sentence, the first in
+    sentence ``first``: the NUS scorer ignores them, and so does the score."""
+    return (f"{gold}: {_plural(count, 'gold edit')} past the end of {'its' if count == 1 else 'their'} "
+            f"sentence (first: sentence {first}), left out of the score as the NUS scorer leaves "
+            f"{'it' if count == 1 else 'them'} out; "
+            f"check the gold with `gecformats validate {gold}`")
+
+
+def impossible_warning(gold: str, count: int, first: int, result: Any, hypothesis: str) -> str:
+    """The warning of an impossible score of ``hypothesis``: in ``count`` sentences (the
+    first is ``first``) the chosen annotator credits more correct edits than the system
+    proposed or than it has gold edits, as a gold edit listed twice makes the NUS scorer
+    do.  ``result`` has ``precision``, ``recall`` and ``f``."""
+    return (f"{gold}: the score of {hypothesis} (P {result.precision:.4f} R {result.recall:.4f} "
+            f"F {result.f:.4f}) is overstated: {_plural(count, 'sentence')} (first: sentence {first}) "
+            f"{'credits' if count == 1 else 'credit'} more correct edits than the system "
+            "proposed, as the NUS scorer does when the gold lists an edit twice; check the "
+            f"gold with `gecformats validate {gold}` (score --strict refuses such a score)")
+
+
+def lattice_failure(hypothesis: str, number: int, failure: tuple[str, str, int]
+                    ) -> GecFormatError:
+    """The error of sentence ``number`` (line ``number`` of ``hypothesis``) whose lattice
+    the scorer refused: ``failure`` is ``("too-large", message, limit)`` for
+    :class:`maxmatch.LatticeTooLarge`, ``("lattice", message, 0)`` for another
+    :class:`maxmatch.LatticeError`.  Shared by ``score`` and the ``maxmatch`` drop-in."""
+    kind, message, limit = failure
+    if kind == "too-large":
+        return GecFormatError(f"sentence {number}: {message}; raise the limit (gecformats "
+                              f"score --max-edges, maxmatch --edge-limit) above {limit:,} "
+                              "only with the memory for it (about 310 bytes per edge)",
+                              hypothesis, number, "too-large")
+    return GecFormatError(f"the scorer cannot handle this sentence: {message}",
+                          hypothesis, number)
 
 
 SCORE_CHUNK = 64

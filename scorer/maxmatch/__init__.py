@@ -14,13 +14,13 @@ from ._text import PY27_WHITESPACE, equals_ignore_whitespace_casing, py27_lower,
 from .corpus import (AnnotatorResult, CorpusResult, CorpusScorer, GoldEdit, SentenceChoice,
                      SentenceResult, choose_annotator, f_counts, format_scores, iter_choices, normalise_gold,
                      precision_recall_f, score_corpus, score_sentence)
-from .lattice import DEFAULT_MAX_EDGES, Lattice, LatticeError, LatticeTooLarge, build_lattice
+from .lattice import DEFAULT_MAX_EDGES, MAX_CELLS, Lattice, LatticeError, LatticeTooLarge, build_lattice
 from .match import edit_matches, match_edits, shrink_edit
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "DEFAULT_MAX_EDGES", "LatticeTooLarge", "PY27_WHITESPACE", "AnnotatorResult", "CorpusResult", "CorpusScorer", "GoldEdit", "Lattice", "LatticeError",
+    "DEFAULT_MAX_EDGES", "MAX_CELLS", "LatticeTooLarge", "PY27_WHITESPACE", "AnnotatorResult", "CorpusResult", "CorpusScorer", "GoldEdit", "Lattice", "LatticeError",
     "SentenceChoice", "SentenceResult", "build_lattice", "choose_annotator",
     "edit_matches", "equals_ignore_whitespace_casing", "f_counts", "format_scores", "iter_choices", "match_edits",
     "normalise_gold", "precision_recall_f", "py27_lower", "score_corpus", "score_sentence",

@@ -16,10 +16,11 @@ Representation (an exact re-encoding of the reference's data, chosen for speed):
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
-__all__ = ["Lattice", "LatticeError", "LatticeTooLarge", "DEFAULT_MAX_EDGES", "build_lattice", "base_lattice", "close_lattice",
-           "remove_noop_arcs", "SHIFT", "MASK"]
+__all__ = ["Lattice", "LatticeError", "LatticeTooLarge", "DEFAULT_MAX_EDGES", "MAX_CELLS", "build_lattice", "base_lattice",
+           "close_lattice", "remove_noop_arcs", "min_edges", "SHIFT", "MASK"]
 
 SHIFT = 32
 MASK = (1 << SHIFT) - 1
@@ -41,20 +42,36 @@ past it come from hypotheses that repeat long stretches of the source (spec §11
 repetition blow-up), where the reference runs for hours."""
 
 
+MAX_CELLS = 25_000_000
+"""The most cells ``(n + 1) * (m + 1)`` the two Levenshtein matrices of one sentence may have
+while ``max_edges`` is in force (10 per edge when ``max_edges`` allows more): their rows take
+memory in proportion even when the lattice is small (two 4,000-token sides with two changes:
+500 MB), so 5,000 tokens a side (about 800 MB, as the default edge limit) is the bound."""
+
+
 class LatticeTooLarge(LatticeError):
     """The sentence's lattice grew past ``max_edges`` edges: scoring it would take more memory
     (and time) than allowed.  Never a different score: the sentence is refused.
 
     Attributes:
-        edges: how many edges the lattice had when building stopped.
+        edges: how many edges the lattice had when building stopped, or (``estimated``)
+            the lower bound :func:`min_edges` that refused it before building.
         limit: the ``max_edges`` in force.
     """
 
-    def __init__(self, edges: int, limit: int) -> None:
+    def __init__(self, edges: int, limit: int, estimated: bool = False,
+                 message: str | None = None) -> None:
         self.edges = edges
         self.limit = limit
-        super().__init__(f"its edit lattice has over {limit:,} edges (the limit, max_edges): "
-                         f"the hypothesis probably repeats long stretches of the source")
+        if message is not None:
+            super().__init__(message)
+        elif estimated:  # refused by min_edges before anything was built
+            super().__init__(f"its edit lattice would have over {limit:,} edges (at least "
+                             f"{edges:,}; the limit, max_edges): too many of the hypothesis' "
+                             "tokens differ from the source's")
+        else:
+            super().__init__(f"its edit lattice has over {limit:,} edges (the limit, max_edges): "
+                             f"the hypothesis probably repeats long stretches of the source")
 
 
 class Lattice:
@@ -387,6 +404,31 @@ def remove_noop_arcs(lat: Lattice) -> None:
     edges[:] = kept
 
 
+def min_edges(source: Sequence[str], hypothesis: Sequence[str]) -> int:
+    """A lower bound of the edge count :func:`close_lattice` reaches, in linear time.
+
+    Why it holds, for any ``max_unchanged_words`` (0 included): the cost-1 graph holds a whole
+    minimum-cost path from ``(0, 0)`` to ``(n, m)``; it has at least ``max(n, m)`` steps, of
+    which at most ``k`` (the size of the multiset intersection of the two token lists)
+    keep a token, so ``c >= max(n, m) - k`` steps change one, in at most ``k + 1`` runs that
+    no kept token interrupts.  The closure joins every stretch of a run into one arc (an arc
+    with a changing step appended always passes the unchanged-word limit, and pivots are
+    visited in path order), so a run of ``s`` steps gives ``s (s + 1) / 2`` distinct keys;
+    with ``c`` steps in ``k + 1`` runs that is at least ``c (c + k + 1) / (2 (k + 1))``.  The
+    edge list holds at least the distinct keys.
+
+    >>> min_edges("a b c".split(), "a b c".split()), min_edges(["a"] * 9, ["w"] * 1000)
+    (0, 500500)
+    """
+    n, m = len(source), len(hypothesis)
+    shorter, longer = (source, hypothesis) if n <= m else (hypothesis, source)
+    counts = Counter(shorter)
+    kept = sum(min(c, counts[t]) for t, c in Counter(longer).items() if t in counts)
+    changing = max(n, m) - kept
+    runs = kept + 1
+    return changing * (changing + runs) // (2 * runs)
+
+
 def build_lattice(source: Sequence[str], hypothesis: Sequence[str],
                   max_unchanged_words: int = 2,
                   max_edges: int | None = DEFAULT_MAX_EDGES) -> Lattice:
@@ -394,7 +436,22 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str],
 
     Inputs: source and hypothesis tokens (non-empty strings), the unchanged-word limit.
     Output: a :class:`Lattice`.  Raises :class:`LatticeError` where the reference crashes,
-    :class:`LatticeTooLarge` when the lattice would exceed ``max_edges`` edges."""
+    :class:`LatticeTooLarge` when the lattice would exceed ``max_edges`` edges: before
+    anything is built when :func:`min_edges` already exceeds it (a 3 MB line against a
+    9-token source is refused at once, not after gigabytes of matrices), else while building;
+    with ``max_edges`` in force, also before building when the matrices would pass
+    :data:`MAX_CELLS` cells (or 10 per edge of ``max_edges`` when more)."""
+    if max_edges is not None:
+        cells = (len(source) + 1) * (len(hypothesis) + 1)
+        bound = max(MAX_CELLS, 10 * max_edges)
+        if cells > bound:
+            raise LatticeTooLarge(cells, max_edges, message=(
+                f"its edit matrices would have {cells:,} cells ({len(source):,} source by "
+                f"{len(hypothesis):,} hypothesis tokens), over the {bound:,} allowed (MAX_CELLS, "
+                f"or 10 per edge of max_edges when more)"))
+        floor = min_edges(source, hypothesis)
+        if floor > max_edges:
+            raise LatticeTooLarge(floor, max_edges, estimated=True)
     lat = base_lattice(source, hypothesis)
     close_lattice(lat, max_unchanged_words, max_edges)
     remove_noop_arcs(lat)
