@@ -712,3 +712,18 @@ def test_conll14_score_then_correlate(tmp_path: Path, fmt: str) -> None:
     assert out.splitlines()[2].split()[1:] == ["13", "0.413", "0.522", "0.333"]
     code, out, _ = run(table, HUMAN, "--column", "precision")
     assert out.splitlines()[2].split()[3] == "0.599"
+
+
+def test_score_text_table_is_read_when_its_columns_line_up(tmp_path: Path, three_systems) -> None:
+    systems, human = three_systems
+    gold = SCORE_FIXTURES / "sample.m2"
+    text = write(tmp_path, score_cli(*systems, "--gold", gold), "m2.txt")
+    assert read_scores(text).column == "F0.5"
+    assert read_scores(text, "p").values == read_scores(text, "precision").values
+    tsv = write(tmp_path, score_cli(*systems, "--gold", gold, "--format", "tsv"), "m2.tsv")
+    assert read_scores(text).values == read_scores(tsv).values
+    with_ci = write(tmp_path, score_cli(*systems, "--gold", gold, "--ci", "--resamples", "20"),
+                    "ci.txt")
+    code, out, err = run(with_ci, human)
+    assert (code, out) == (1, "")
+    assert "do not line up" in err and "--format tsv or json" in err

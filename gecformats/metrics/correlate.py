@@ -96,12 +96,13 @@ def read_scores(source: Source, column: str | None = None, *,
     ``imeasure`` write (text, TSV or JSON), or a hand-made ``SYSTEM VALUE`` list.
 
     Text format (UTF-8; ``.gz`` and ``-`` for standard input work): blank lines and lines
-    starting with ``#`` are ignored (but a signature line ``# metric:NAME|...`` says which
-    metric wrote the file); a line's fields are split on TAB, or on runs of white space
+    starting with ``#`` are ignored (but a signature line ``# metric:NAME|...``, or
+    ``metric:NAME|...`` ending ``score``'s text table, says which metric wrote the file); a
+    line's fields are split on TAB, or on runs of white space
     when the line has no TAB; field 1 is the system name.  The first non-comment line is a
     header naming the columns when its second field is not a number.  The value read is
-    the column named ``column`` (case-insensitive; ``f``, ``p`` and ``r`` also name an
-    ``F0.5``-style, ``precision`` and ``recall`` column); by default the metric's main
+    the column named ``column`` (case-insensitive; ``f`` also names an ``F0.5``-style
+    column, ``p`` and ``precision`` each other, ``r`` and ``recall`` too); by default the metric's main
     score (:data:`MAIN_COLUMNS`: the F_β column of ``score``'s TSV, ``c_i`` of
     ``imeasure``'s, a ``score`` or ``rank`` column, field 2 of ``gleu``'s text output), else
     the only column of numbers.  A column named ``rank`` (or ``ranks``) holds ranks.
@@ -126,7 +127,8 @@ def read_scores(source: Source, column: str | None = None, *,
             and none is known as the main score.
         GecFormatError: with file and line: a line with fewer fields than the column, a
             value that is not a finite number, a system listed twice, no systems at all,
-            malformed JSON, the JSON of a single system.
+            malformed JSON, the JSON of a single system, a text table of ``score`` whose
+            header and rows do not line up (with intervals).
         OSError: the file cannot be opened.
     """
     name = source_name(source)
@@ -136,6 +138,7 @@ def read_scores(source: Source, column: str | None = None, *,
         return _read_json(lines, name, column, option)
     rows: list[tuple[int, list[str]]] = []
     metric = None
+    table = False
     for number, text in lines:
         stripped = text.strip()
         if not stripped:
@@ -145,11 +148,19 @@ def read_scores(source: Source, column: str | None = None, *,
             if found and metric is None:
                 metric = found.group(1)
             continue
+        found = _TEXT_SIGNATURE.match(stripped)
+        if found:  # the last line of score's text table
+            metric, table = metric or found.group(1), True
+            continue
         fields = [f.strip() for f in text.split("\t")] if "\t" in text else stripped.split()
         if len(fields) < 2:
             raise GecFormatError(f"expected 'SYSTEM VALUE', found {len(fields)} field", name, number)
         rows.append((number, fields))
     header = rows.pop(0)[1] if rows and _number(rows[0][1][1]) is None else None
+    if table and header is not None and any(len(f) != len(header) for _, f in rows):
+        raise GecFormatError("a table for people whose header and rows do not line up (the "
+                             "text output of gecformats score with --ci or a p value?): give "
+                             "correlate its --format tsv or json output", name)
     width = max((len(f) for _, f in rows), default=2)
     names = [(header[k] if header is not None and k < len(header) else f"column {k + 1}")
              for k in range(width)]
@@ -190,17 +201,19 @@ MAIN_COLUMNS = ("F<beta> (score)", "score", "c_i (imeasure)", "rank", "ranks")
 """The column names read by default (in this order) when a file has several columns."""
 
 _SIGNATURE = re.compile(r"#\s*metric:([\w.+-]+)")
+_TEXT_SIGNATURE = re.compile(r"metric:([\w.+-]+)\|\S*$")
 _F_BETA = re.compile(r"[Ff]\d+(\.\d+)?$")
-_ALIASES = {"p": "precision", "r": "recall"}
+_ALIASES = {"p": ("precision",), "precision": ("p",), "r": ("recall",), "recall": ("r",)}
 
 
 def _find_column(names: Sequence[str], wanted: str, file: str, option: str) -> int:
     """The index of the column ``wanted`` in ``names`` (case-insensitive; ``f`` is the one
     F_β column, ``p`` and ``r`` precision and recall), or UsageError listing them."""
-    key = _ALIASES.get(wanted.lower(), wanted.lower())
     lowered = [n.lower() for n in names]
-    if key in lowered:
-        return lowered.index(key)
+    key = wanted.lower()
+    for candidate in (key, *_ALIASES.get(key, ())):
+        if candidate in lowered:
+            return lowered.index(candidate)
     if key == "f":
         betas = [k for k, n in enumerate(names) if _F_BETA.match(n)]
         if len(betas) == 1:
