@@ -98,20 +98,20 @@ def read_scores(source: Source, column: str | None = None, *,
     Text format (UTF-8; ``.gz`` and ``-`` for standard input work): blank lines and lines
     starting with ``#`` are ignored (but a signature line ``# metric:NAME|...``, or
     ``metric:NAME|...`` ending ``score``'s text table, says which metric wrote the file); a
-    line's fields are split on TAB, or on runs of white space
-    when the line has no TAB; field 1 is the system name.  The first non-comment line is a
-    header naming the columns when its second field is not a number.  The value read is
-    the column named ``column`` (case-insensitive; ``f`` also names an ``F0.5``-style
-    column, ``p`` and ``precision`` each other, ``r`` and ``recall`` too); by default the metric's main
-    score (:data:`MAIN_COLUMNS`: the F_β column of ``score``'s TSV, ``c_i`` of
-    ``imeasure``'s, a ``score`` or ``rank`` column, field 2 of ``gleu``'s text output), else
-    the only column of numbers.  A column named ``rank`` (or ``ranks``) holds ranks.
+    line's fields are split on TAB, or on runs of white space when the line has no TAB;
+    field 1 is the system name.  The first non-comment line is a header naming the columns
+    when its second field is not a number.  The value read is the column named ``column``
+    (case-insensitive; ``f`` also names an ``F0.5``-style column, ``p`` and ``precision``
+    each other, ``r`` and ``recall`` too); by default the metric's main score
+    (:data:`MAIN_COLUMNS`: the F_β column of ``score``'s table, ``c_i`` of ``imeasure``'s,
+    a ``score`` or ``rank`` column, field 2 of ``gleu``'s text output), else the only
+    column of numbers.  A column named ``rank`` (or ``ranks``) holds ranks.
 
     If the first non-space character is ``{`` or ``[`` the input is JSON: the
     ``{"results": [{"system": NAME, ...}, ...]}`` of ``gleu`` and ``imeasure``, or the list
     of ``score --format json`` for several systems (an entry without ``"system"`` is named
     by the base name of its ``"hypothesis"``).  Nested numbers are named ``outer.inner``
-    (and ``o_inner``, as ``imeasure``'s TSV names them: ``correction.i`` is ``c_i``).
+    (and as ``imeasure``'s TSV names them: ``correction.i`` is ``c_i``).
 
     Args:
         source: a path or an open file.
@@ -274,7 +274,8 @@ def _read_json(lines: list[tuple[int, str]], name: str, column: str | None,
         raise GecFormatError("the score of a single system (no system name): score every "
                              "system in one call (gecformats score SYS1 SYS2 ... --format json)",
                              name)
-    results = data if isinstance(data, list) else data.get("results") if isinstance(data, dict) else None
+    results = (data if isinstance(data, list)
+               else data.get("results") if isinstance(data, dict) else None)
     if not isinstance(results, list):
         raise GecFormatError('expected a JSON object with a "results" list (the output of '
                              "gecformats gleu or imeasure --format json) or a list of systems "
@@ -310,7 +311,8 @@ def _read_json(lines: list[tuple[int, str]], name: str, column: str | None,
     for where, system, flat in entries:
         score = flat.get(key)
         if not _is_number(score) or not math.isfinite(score):
-            raise GecFormatError(f'{where} ({system}): "{key}" is not a finite number: {score!r}', name)
+            raise GecFormatError(f'{where} ({system}): "{key}" is not a finite number: '
+                                 f"{score!r}", name)
         values[system] = float(score)
     return Scores(values, key.lower() in RANK_HEADERS, name, label)
 
@@ -320,13 +322,15 @@ def _is_number(value: object) -> bool:
 
 
 def _flatten(entry: dict[str, Any]) -> dict[str, Any]:
-    """``entry`` with nested objects' values as ``outer.inner`` and ``o_inner`` too."""
+    """``entry`` with nested objects' values as ``outer.inner`` (and ``c_i`` for
+    ``correction.i``, ``d_p`` for ``detection.p`` ...)."""
     flat: dict[str, Any] = {}
     for key, value in entry.items():
         if isinstance(value, dict):
             for inner, x in value.items():
                 flat[f"{key}.{inner}"] = x
-                flat.setdefault(f"{key[:1]}_{inner}", x)
+                if key in ("detection", "correction"):  # imeasure's TSV names: c_i
+                    flat.setdefault(f"{key[:1]}_{inner}", x)
         else:
             flat[key] = value
     return flat

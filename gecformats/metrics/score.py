@@ -843,7 +843,8 @@ def p_value_trials(result: ScoreResult) -> int | None:
     ``result`` ran, read from its signature; ``None`` when no paired test was run."""
     resampling = result.signature.resampling or ""
     fields = dict(part.split(":", 1) for part in resampling.split("|")[1:] if ":" in part)
-    key = "trials" if "paired-ar" in resampling else "resamples" if "paired-bs" in resampling else None
+    key = ("trials" if "paired-ar" in resampling
+           else "resamples" if "paired-bs" in resampling else None)
     count = fields.get(key) if key is not None else None
     return int(count) if count is not None and count.isdigit() else None
 
