@@ -1080,12 +1080,22 @@ def imeasure(
 @app.command()
 def correlate(
     scores: str = typer.Argument(
-        ..., help="The metric's scores: 'SYSTEM VALUE' per line, or the JSON of "
-        "'gecformats gleu --format json' ('-' for standard input)."
+        ..., help="The metric's scores: what 'gecformats score', 'gleu' or 'imeasure' write "
+        "(text, TSV with a header, JSON), or 'SYSTEM VALUE' per line ('-' for standard input)."
     ),
     human: str = typer.Argument(
         ..., help="The human judgements, same format; a header 'system<TAB>rank' marks ranks "
         "(e.g. fixtures/gleu/human-napoles2015.tsv)."
+    ),
+    column: Optional[str] = typer.Option(
+        None, "--column", metavar="NAME",
+        help="The column (or JSON key) of SCORES to correlate, by its header name, e.g. f, "
+        "precision, recall, c_i. Default: the metric's main score (F0.5 of score, GLEU, I of "
+        "imeasure), or the only column of numbers.",
+    ),
+    human_column: Optional[str] = typer.Option(
+        None, "--human-column", metavar="NAME",
+        help="The column of HUMAN to correlate with (default: as for --column; 'rank').",
     ),
     exclude: Optional[list[str]] = typer.Option(
         None, "--exclude", metavar="NAME",
@@ -1093,28 +1103,34 @@ def correlate(
         "shows the correlations with and without it.",
     ),
     output_format: TextOrJson = typer.Option(
-        TextOrJson.text, "--format", help="text (a table, 3 decimals) or json."
+        TextOrJson.text, "--format", help="text (the columns read, then a table, 3 decimals) "
+        "or json."
     ),
 ) -> None:
     """Correlate a metric's system scores with human judgements: Pearson r, Spearman rho,
     Kendall tau-b (tie-corrected, as scipy.stats computes them).
 
     Systems are matched by name (the first field of each line; blank lines and '#' lines
-    are ignored; a first line whose second field is not a number is a header). Values are
-    scores, higher = better, unless the header's second field is 'rank': ranks (1 = best)
+    are ignored; a first line whose second field is not a number is a header naming the
+    columns). The value is the column --column names, by default the metric's main score; a
+    table with several columns of numbers and none known as the main score is refused.
+    Values are scores, higher = better, unless the column is 'rank': ranks (1 = best)
     are negated before correlating, so a positive correlation always means that the metric
-    agrees with the humans. Every system must be in both files (or be --exclude'd).
+    agrees with the humans. Every system must be in both files (or be --exclude'd). The
+    first line of the output names the columns read.
 
     Exit status: 0 done, 1 bad input data (malformed or unreadable files, systems that do
-    not match), 2 bad usage.
+    not match), 2 bad usage (a column that is not there, or a table whose column must be
+    named).
     """
     from gecformats.metrics.correlate import (correlate as correlate_scores, correlation_json,
-                                              format_table, read_scores)
+                                              describe_columns, format_table, read_scores)
 
     excluded = list(dict.fromkeys(exclude or ()))
     everything = None
     with user_errors():
-        metric_scores, human_scores = read_scores(scores), read_scores(human)
+        metric_scores = read_scores(scores, column)
+        human_scores = read_scores(human, human_column, option="--human-column")
         result = correlate_scores(metric_scores, human_scores, exclude=excluded)
         if excluded:
             try:
@@ -1122,9 +1138,12 @@ def correlate(
             except GecFormatError as exc:  # e.g. an excluded system is in one file only
                 typer.echo(f"gecformats: no row for all systems: {exc}", err=True)
     if output_format is TextOrJson.json:
-        typer.echo(json.dumps(correlation_json(result, everything), ensure_ascii=False, indent=2))
+        columns = {"metric": metric_scores.column, "human": human_scores.column}
+        typer.echo(json.dumps(correlation_json(result, everything, columns),
+                              ensure_ascii=False, indent=2))
     else:
-        typer.echo(format_table(result, everything, excluded))
+        typer.echo(format_table(result, everything, excluded,
+                                describe_columns(metric_scores, human_scores)))
 
 
 def _reflow(doc: str) -> str:

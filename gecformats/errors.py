@@ -37,8 +37,9 @@ class GecFormatError(ValueError):
                 where += f"{self.line}:"
         elif self.line is not None:
             where = f"line {self.line}:"
-        # one line, always: a message may quote a parser's multi-line text
-        message = " ".join(self.message.split("\n")).replace("\r", " ")
+        # one line, always: a message may quote a parser's multi-line text, or a name with
+        # any character str.splitlines() breaks at (\x1e, \x85, \u2028 ...)
+        message = " ".join(self.message.splitlines()) if self.message else self.message
         return f"{where} {message}" if where else message
 
     def __reduce__(self) -> tuple[type, tuple[str, str | None, int | None, str]]:

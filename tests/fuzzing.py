@@ -192,6 +192,11 @@ TARGETS = [
         ["correlate", "{in}", "{fixture:gleu/human-napoles2015.tsv}"],
         ["correlate", "{fixture:gleu/human-napoles2015.tsv}", "{in}", "--exclude", "INPUT",
          "--format", "json"]], ".tsv"),
+    Target("correlate-score-tsv", "correlate/scores.tsv", [
+        ["correlate", "{in}", "{fixture:correlate/human.tsv}"],
+        ["correlate", "{in}", "{fixture:correlate/human.tsv}", "--column", "recall"]], ".tsv"),
+    Target("correlate-score-json", "correlate/scores.json", [
+        ["correlate", "{in}", "{fixture:correlate/human.tsv}", "--format", "json"]], ".json"),
     Target("hoo2011", "hoo2011", [["validate", "{in}", "--from", "hoo2011"],
                                   ["convert", "{in}", "{out}.m2", "--from", "hoo2011"],
                                   ["convert", "{in}", "{out}", "--from", "hoo2011", "--to", "hoo2011"]]),

@@ -18,7 +18,7 @@ from conftest import FIXTURES, shared_file
 from gecformats.cli import app
 from gecformats.metrics.correlate import (Correlation, Scores, average_ranks, correlate, kendall,
                                   pearson, read_scores, spearman)
-from gecformats.errors import GecFormatError
+from gecformats.errors import GecFormatError, UsageError
 
 HUMAN = FIXTURES / "gleu" / "human-napoles2015.tsv"
 PAPER_ORDER = ["CAMB", "AMU", "RAC", "CUUI", "INPUT", "POST", "UFC", "SJTU", "IITB", "PKU",
@@ -234,7 +234,7 @@ def write(tmp_path: Path, text: str, name: str = "scores.txt") -> Path:
 def test_read_plain_space_separated(tmp_path: Path) -> None:
     path = write(tmp_path, "B 0.5\nA   0.75 extra fields\n\n  C\t 1e-1\n")
     scores = read_scores(path)
-    assert scores == Scores({"B": 0.5, "A": 0.75, "C": 0.1}, False, str(path))
+    assert scores == Scores({"B": 0.5, "A": 0.75, "C": 0.1}, False, str(path), "column 2")
     assert list(scores.values) == ["B", "A", "C"]
 
 
@@ -408,7 +408,8 @@ def test_cli_text(files: tuple[Path, Path]) -> None:
     code, out, err = run(*files)
     expected = correlate(read_scores(files[0]), read_scores(files[1]))
     assert code == 0 and err == ""
-    assert out == ("systems                 n  pearson  spearman  kendall\n"
+    assert out == (f"column 2 ({files[0]}) against rank ({files[1]}, 1 = best)\n"
+                   "systems                 n  pearson  spearman  kendall\n"
                    f"all                     5{expected.pearson:>9.3f}{expected.spearman:>10.3f}"
                    f"{expected.kendall:>9.3f}\n")
 
@@ -416,7 +417,7 @@ def test_cli_text(files: tuple[Path, Path]) -> None:
 def test_cli_text_with_and_without(files: tuple[Path, Path]) -> None:
     code, out, _ = run(*files, "--exclude", "INPUT")
     assert code == 0
-    lines = out.splitlines()
+    lines = out.splitlines()[1:]
     assert [line.split()[:2] for line in lines] == [["systems", "n"], ["all", "5"], ["without", "INPUT"]]
     assert lines[2].split()[2:] == ["4", "0.836", "0.800", "0.667"]
     assert len({len(line) for line in lines}) == 1  # aligned columns
@@ -426,7 +427,8 @@ def test_cli_json(files: tuple[Path, Path]) -> None:
     code, out, _ = run(*files, "--format", "json")
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"n", "pearson", "spearman", "kendall", "systems", "excluded"}
+    assert set(data) == {"n", "pearson", "spearman", "kendall", "systems", "excluded", "columns"}
+    assert data["columns"] == {"metric": "column 2", "human": "rank"}
     assert data["systems"] == ["A", "B", "C", "D", "INPUT"] and data["excluded"] == []
     code, out, _ = run(*files, "--format", "json", "--exclude", "INPUT", "--exclude", "B")
     data = json.loads(out)
@@ -445,7 +447,7 @@ def test_cli_excluded_system_in_one_file_only(tmp_path: Path, files: tuple[Path,
     human = write(tmp_path, "system rank\nA 1\nB 2\nC 3\nD 4\n", "four.tsv")
     code, out, err = run(files[0], human, "--exclude", "INPUT")
     assert code == 0
-    assert [line.split()[0] for line in out.splitlines()] == ["systems", "without"]
+    assert [line.split()[0] for line in out.splitlines()[1:]] == ["systems", "without"]
     assert "no row for all systems" in err
 
 
@@ -529,7 +531,7 @@ def test_gleu_2016_three_columns(tmp_path: Path, lam: str, all13: tuple[float, f
                                  without_input: tuple[float, float]) -> None:
     source = shared_file(f"{OUTPUTS}/gleu_v2016mar.allrefs.txt")
     rows = [line.split() for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
-    with pytest.raises(GecFormatError, match="listed twice"):  # one row per system and lambda
+    with pytest.raises(GecFormatError, match="2 columns of numbers .* no header"):  # lambda, score
         read_scores(source)
     path = tmp_path / f"gleu2016-{lam}.txt"
     path.write_text("".join(f"{system} {score}\n" for system, lam_, score in rows if lam_ == lam))
@@ -553,7 +555,7 @@ def test_m2_scores(tmp_path: Path) -> None:
 def test_cli_on_real_data(tmp_path: Path) -> None:
     code, out, err = run(gleu_file(tmp_path), HUMAN, "--exclude", "INPUT")
     assert code == 0 and err == ""
-    assert out.splitlines()[1:] == [
+    assert out.splitlines()[2:] == [
         "all                    13    0.498     0.555    0.462",
         "without INPUT          12    0.484     0.517    0.424",
     ]
@@ -568,3 +570,160 @@ def test_json_with_an_over_long_number_is_a_clean_error(tmp_path):
     path.write_text('{"results": [' + "9" * 5000 + "]}", encoding="utf-8")
     with pytest.raises(GecFormatError, match="not valid JSON"):
         read_scores(path)
+
+
+# --- issue 22: correlate reads what score, gleu and imeasure write -------------------------
+
+SCORE_FIXTURES = FIXTURES / "score"
+COMBINED = "corpora/conll14/conll14st-test-data/noalt/official-2014.combined.m2"
+
+
+def score_cli(*args: object) -> str:
+    result = CliRunner().invoke(app, ["score", *(str(a) for a in args)])
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
+
+
+@pytest.fixture
+def three_systems(tmp_path: Path) -> tuple[list[Path], Path]:
+    """Three outputs for fixtures/score/sample.m2 whose precision and F0.5 rank them in
+    opposite orders, and human ranks that follow F0.5."""
+    from gecformats.formats.m2 import read as m2_read
+
+    sources = [" ".join(s.source) for s in m2_read(SCORE_FIXTURES / "sample.m2")]
+    best = SCORE_FIXTURES / "sample.hyp"  # P 0.8333 R 1 F0.5 0.8621
+    lines = best.read_text(encoding="utf-8").splitlines()
+    middle = tmp_path / "middle.txt"  # only the first sentence's corrections: P 1, R low
+    middle.write_text("\n".join(lines[:1] + sources[1:]) + "\n", encoding="utf-8")
+    worst = tmp_path / "worst.txt"  # nothing corrected: P 1, R 0, F 0
+    worst.write_text("\n".join(sources) + "\n", encoding="utf-8")
+    human = write(tmp_path, "system\trank\nsample.hyp\t1\nmiddle.txt\t2\nworst.txt\t3\n", "human.tsv")
+    return [best, middle, worst], human
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "json"])
+def test_score_output_correlates_its_f_by_default(tmp_path: Path, three_systems, fmt: str) -> None:
+    """The issue's command: `score SYS... --gold G --format tsv > m2.tsv; correlate m2.tsv
+    human.tsv` read the precision column; it reads F0.5 and says so (json was refused)."""
+    systems, human = three_systems
+    table = write(tmp_path, score_cli(*systems, "--gold", SCORE_FIXTURES / "sample.m2",
+                                      "--format", fmt), f"m2.{fmt}")
+    scores = read_scores(table)
+    assert scores.column == "F0.5" and not scores.ranks
+    assert list(scores.values) == ["sample.hyp", "middle.txt", "worst.txt"]
+    assert scores.values["sample.hyp"] == pytest.approx(0.8621, abs=5e-5)
+    code, out, err = run(table, human)
+    assert code == 0 and err == ""
+    assert out.splitlines()[0] == f"F0.5 ({table}) against rank ({human}, 1 = best)"
+    assert out.splitlines()[2].split()[1:] == ["3", f"{correlate(scores, read_scores(human)).pearson:.3f}",
+                                               "1.000", "1.000"]
+    # precision ranks them the other way round: only when asked for
+    code, out, _ = run(table, human, "--column", "precision", "--format", "json")
+    data = json.loads(out)
+    assert data["columns"] == {"metric": "precision", "human": "rank"}
+    assert data["spearman"] < 0
+    assert read_scores(table, "p").column == "precision" and read_scores(table, "F").column == "F0.5"
+
+
+def test_score_tsv_with_intervals_and_p_values_is_read(tmp_path: Path, three_systems) -> None:
+    systems, human = three_systems
+    table = write(tmp_path, score_cli(*systems, "--gold", SCORE_FIXTURES / "sample.m2",
+                                      "--format", "tsv", "--ci", "--paired-bs",
+                                      "--resamples", "20"), "m2.tsv")
+    assert read_scores(table).column == "F0.5"
+    assert read_scores(table, "recall").values["worst.txt"] == 0.0
+    code, out, _ = run(table, human)
+    assert code == 0 and out.splitlines()[2].split()[3:] == ["1.000", "1.000"]
+
+
+def test_one_system_json_is_refused(tmp_path: Path) -> None:
+    single = write(tmp_path, score_cli(SCORE_FIXTURES / "sample.hyp", "--gold",
+                                       SCORE_FIXTURES / "sample.m2", "--format", "json"), "one.json")
+    code, out, err = run(single, HUMAN)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"gecformats: {single}: the score of a single system") and "\n" not in err[:-1]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("A 1 2\nB 2 3\nC 3 1\n", r"2 columns of numbers \(column 2, column 3\) and no header line"),
+    ("system\ta\tb\nA\t1\t2\nB\t2\t3\nC\t3\t1\n", r"2 columns of numbers \(a, b\) and none is a known"),
+    ('[{"system": "A", "x": 1, "y": 2}, {"system": "B", "x": 2, "y": 1}]', r"2 numeric values per system \(x, y\)"),
+])
+def test_several_numeric_columns_without_a_choice_are_refused(tmp_path: Path, text: str,
+                                                              message: str) -> None:
+    path = write(tmp_path, text, "many.txt")
+    with pytest.raises(UsageError, match=message + ".*choose one with --column NAME"):
+        read_scores(path)
+    code, out, err = run(path, HUMAN)
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "--column NAME" in err
+
+
+def test_unknown_column_and_no_header(tmp_path: Path, files: tuple[Path, Path]) -> None:
+    table = write(tmp_path, "system\tprecision\tF0.5\nA\t.1\t.2\nB\t.2\t.1\nC\t.3\t.3\n", "t.tsv")
+    code, out, err = run(table, files[1], "--column", "recall")
+    assert (code, out) == (2, "")
+    assert err == (f"gecformats: {table}: --column recall: no such column (the columns are "
+                   "precision, F0.5)\n")
+    code, _, err = run(files[0], files[1], "--column", "f")
+    assert code == 2 and "no header line naming its columns" in err
+    code, _, err = run(table, files[1], "--human-column", "score")
+    assert code == 2 and "--human-column score: no such column (the columns are rank)" in err
+
+
+def test_a_named_column_of_a_headed_table(tmp_path: Path) -> None:
+    table = write(tmp_path, "system\ta\tb\nA\t1\t2\nB\t2\t3\nC\t3\t1\n", "t.tsv")
+    assert read_scores(table, "B").values == {"A": 2.0, "B": 3.0, "C": 1.0}
+    human = write(tmp_path, "system\tmu\tsd\trank\nA\t3\t.1\t1\nB\t2\t.1\t2\nC\t1\t.1\t3\n", "h.tsv")
+    assert read_scores(human).column == "rank" and read_scores(human).ranks
+    assert read_scores(human, "mu").ranks is False
+
+
+def test_gleu_and_imeasure_outputs_are_read(tmp_path: Path) -> None:
+    gleu = FIXTURES / "gleu"
+    args = ["gleu", "--gold", str(gleu / "gold.m2"), str(gleu / "system-a.txt"),
+            str(gleu / "unchanged.txt")]
+    with_ci = write(tmp_path, CliRunner().invoke(app, [*args, "--ci"]).stdout, "g.txt")
+    scores = read_scores(with_ci)  # score, std and an interval: the signature says gleu
+    assert scores.column == "score" and scores.values == {"system-a.txt": 0.648455,
+                                                          "unchanged.txt": 0.409432}
+    as_json = write(tmp_path, CliRunner().invoke(app, [*args, "--format", "json"]).stdout, "g.json")
+    assert read_scores(as_json).values["system-a.txt"] == pytest.approx(0.648455, abs=1e-6)
+    im = ["imeasure", str(FIXTURES / "imeasure" / "sys.txt"), "--gold",
+          str(FIXTURES / "imeasure" / "gold.xml")]
+    tsv = write(tmp_path, CliRunner().invoke(app, [*im, "--format", "tsv"]).stdout, "i.tsv")
+    js = write(tmp_path, CliRunner().invoke(app, [*im, "--format", "json"]).stdout, "i.json")
+    assert read_scores(tsv).column == "c_i" and read_scores(js).column == "correction.i"
+    assert read_scores(tsv).values["sys.txt"] == pytest.approx(100 * read_scores(js).values["sys.txt"], abs=5e-3)
+    assert read_scores(js, "c_i").values == read_scores(js).values
+    assert read_scores(tsv, "d_f").values == {"sys.txt": 82.35}
+
+
+@pytest.mark.shared(COMBINED)
+@pytest.mark.parametrize("fmt", ["tsv", "json"])
+def test_conll14_score_then_correlate(tmp_path: Path, fmt: str) -> None:
+    """The issue's numbers: F0.5 gives Spearman 0.522 (the published M2 scores' value,
+    test_m2_scores), not precision's 0.599."""
+    systems = sorted(shared_file("corpora/conll14/official_submissions").iterdir())
+    table = write(tmp_path, score_cli(*systems, "--gold", shared_file(COMBINED), "--format", fmt),
+                  f"m2.{fmt}")
+    code, out, err = run(table, HUMAN)
+    assert code == 0 and err == ""
+    assert out.splitlines()[0].startswith("F0.5 (")
+    assert out.splitlines()[2].split()[1:] == ["13", "0.413", "0.522", "0.333"]
+    code, out, _ = run(table, HUMAN, "--column", "precision")
+    assert out.splitlines()[2].split()[3] == "0.599"
+
+
+def test_score_text_table_is_read_when_its_columns_line_up(tmp_path: Path, three_systems) -> None:
+    systems, human = three_systems
+    gold = SCORE_FIXTURES / "sample.m2"
+    text = write(tmp_path, score_cli(*systems, "--gold", gold), "m2.txt")
+    assert read_scores(text).column == "F0.5"
+    assert read_scores(text, "p").values == read_scores(text, "precision").values
+    tsv = write(tmp_path, score_cli(*systems, "--gold", gold, "--format", "tsv"), "m2.tsv")
+    assert read_scores(text).values == read_scores(tsv).values
+    with_ci = write(tmp_path, score_cli(*systems, "--gold", gold, "--ci", "--resamples", "20"),
+                    "ci.txt")
+    code, out, err = run(with_ci, human)
+    assert (code, out) == (1, "")
+    assert "do not line up" in err and "--format tsv or json" in err

@@ -173,3 +173,121 @@ def test_scoring_keeps_counts_per_annotator():
         pass
     counts = scoring.result().counts
     assert [len(c) for c in counts] == [2, 2, 2, 2]
+
+
+# ------------------------------------------- issue 22: p at the floor, P and R intervals in tables
+
+from dataclasses import replace  # noqa: E402
+
+from gecformats.metrics.score import format_p_value, format_systems, p_value_trials  # noqa: E402
+
+
+@pytest.mark.parametrize("p, trials, decimals, expected", [
+    (1 / 1001, 1000, 4, "<0.0010"),      # the README's 0.0010: the smallest p of 1,000 resamples
+    (1 / 1001, 1000, 3, "<0.001"),       # LaTeX's 0.001
+    (1 / 10001, 10000, 4, "<0.0001"),    # approximate randomisation's 10,000 trials
+    (1 / 1000, 999, 4, "<=0.0010"),      # the bound is exact: p is at most it
+    (1 / 51, 50, 4, "<0.0197"),          # rounded up, never down
+    (2 / 1001, 1000, 4, "0.0020"),       # one resample beyond: a value
+    (0.024, 1000, 4, "0.0240"),
+    (1 / 1001, None, 4, "0.0010"),       # no test known: the value
+])
+def test_format_p_value(p, trials, decimals, expected):
+    assert format_p_value(p, trials, decimals) == expected
+
+
+def with_p(results, p):
+    return [results[0]] + [replace(r, p_value=p) for r in results[1:]]
+
+
+@pytest.fixture
+def two_systems(tmp_path):
+    other = tmp_path / "source.txt"
+    other.write_text("The cat sat at mat .\nHe go to school every days .\n"
+                     "This sentence is correct .\nI like the the music .\n", encoding="utf-8")
+    return [HYP, other]
+
+
+@pytest.mark.parametrize("test, flag, count", [("paired-bs", "--resamples", 50),
+                                               ("paired-ar", "--trials", 40)])
+def test_p_at_the_floor_is_a_bound_in_every_table(two_systems, test, flag, count):
+    results = sig.resample(score_systems(two_systems, GOLD, keep_counts=True), test=test,
+                           resamples=50, trials=40, seed=1)
+    assert p_value_trials(results[1]) == count and p_value_trials(results[0]) == count
+    floor = with_p(results, 1 / (count + 1))
+    names = ["sample.hyp", "source.txt"]
+    bound4 = format_p_value(1 / (count + 1), count)
+    assert bound4.startswith("<") and float(bound4[1:]) > 1 / (count + 1)
+    text = format_systems(names, floor, "text").splitlines()
+    assert text[2].split()[-1] == bound4 and text[1].split()[-1] == "base"
+    assert text[0].endswith(" p") and len(text[0]) == len(text[2])  # the column is aligned
+    assert format_systems(names, floor, "tsv").splitlines()[2].split("\t")[-1] == bound4
+    latex = format_systems(names, floor, "latex")
+    assert f"& $<${format_p_value(1 / (count + 1), count, 3)[1:]} \\\\" in latex
+    # one resample more than the floor: a value, in every table
+    above = with_p(results, 2 / (count + 1))
+    assert format_systems(names, above, "text").splitlines()[2].split()[-1] == f"{2 / (count + 1):.4f}"
+    assert f"& {2 / (count + 1):.3f} \\\\" in format_systems(names, above, "latex")
+    # JSON keeps the number
+    assert json.loads(format_systems(names, floor, "json"))[1]["p_value"] == 1 / (count + 1)
+
+
+@pytest.mark.shared(COMBINED)
+def test_conll14_latex_prints_the_smallest_p_as_a_bound():
+    """The issue's command: LaTeX printed INPUT's p (1/1001, 1,000 resamples) as 0.001."""
+    systems = [shared_file(f"{CONLL}/official_submissions/{s}") for s in ("AMU", "CAMB", "INPUT")]
+    code, out, _ = run(*systems, "--gold", shared_file(COMBINED), "--paired-bs", "--format", "latex")
+    assert code == 0
+    rows = [line for line in out.splitlines() if " & " in line]
+    assert rows[2].endswith("& 0.024 \\\\") and rows[3].endswith("& $<$0.001 \\\\")
+    code, out, _ = run(*systems, "--gold", shared_file(COMBINED), "--paired-bs")
+    assert [line.split()[-1] for line in out.splitlines()[1:4]] == ["base", "0.0240", "<0.0010"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "tsv", "latex"])
+def test_ci_of_p_r_and_f_in_every_table(two_systems, fmt):
+    """`--ci` intervals of P and R were in JSON only; each table now has all three."""
+    args = [*two_systems, "--gold", GOLD, "--ci", "--resamples", "50", "--seed", "2"]
+    data = json.loads(run(*args, "--format", "json")[1])
+    code, out, _ = run(*args, "--format", fmt)
+    assert code == 0
+    lines = out.splitlines()
+    for k, row in enumerate(data):
+        ci = row["ci"]
+        if fmt == "text":
+            assert lines[0].split()[7:] == ["P", "95%", "CI", "R", "95%", "CI", "F0.5", "95%", "CI"]
+            shown = [f"[{lo:.4f}, {hi:.4f}]" for lo, hi in (ci["precision"], ci["recall"], ci["f"])]
+            assert "  ".join(shown) in lines[k + 1]
+        elif fmt == "tsv":
+            header = lines[0].split("\t")
+            assert header[7:] == ["precision_low", "precision_high", "recall_low", "recall_high",
+                                  "F0.5_low", "F0.5_high"]
+            cells = lines[k + 1].split("\t")[7:]
+            assert cells == [f"{x:.4f}" for m in ("precision", "recall", "f") for x in ci[m]]
+        else:
+            assert "System & P & R & $F_{0.5}$ & P 95\\% CI & R 95\\% CI & $F_{0.5}$ 95\\% CI \\\\" in out
+            assert "\\begin{tabular}{lrrrccc}" in out
+            shown = " & ".join(f"[{100 * lo:.2f}, {100 * hi:.2f}]"
+                               for lo, hi in (ci["precision"], ci["recall"], ci["f"]))
+            assert f" & {shown} \\\\" in lines[4 + k]
+
+
+@pytest.mark.shared(COMBINED)
+def test_conll14_bootstrap_is_one_sided_and_randomisation_two_sided():
+    """What the README says of the two p values of CAMB against AMU (0.024 and 0.047):
+    sacrebleu's bootstrap counts one tail, randomisation both; both tails of the same
+    bootstrap give randomisation's value."""
+    systems = [shared_file(f"{CONLL}/official_submissions/{s}") for s in ("AMU", "CAMB")]
+    amu, camb = score_systems(systems, shared_file(COMBINED), keep_counts=True)
+    base, other = sig.bootstrap([amu.counts, camb.counts], amu.beta)
+    observed = camb.f - amu.f
+    signed = [s[2] - b[2] for s, b in zip(other, base)]
+    mean = sum(signed) / len(signed)
+    assert min(signed) < 0 < observed and sum(d < 0 for d in signed) == 30
+    bs = sig.paired_bootstrap_p(base, other, observed)
+    one_tail = (sum(d - mean >= observed for d in signed) + 1) / (len(signed) + 1)
+    two_tails = (sum(abs(d - mean) >= observed for d in signed) + 1) / (len(signed) + 1)
+    assert round(bs, 3) == 0.024 and abs(one_tail - bs) < 0.005
+    assert round(two_tails, 3) == 0.058
+    ar = sig.approximate_randomization(amu.counts, camb.counts, amu.beta, trials=2000)
+    assert abs(ar - two_tails) < 0.025 and 1.5 < ar / bs < 2.6  # 0.047 with 10,000 trials

@@ -898,6 +898,37 @@ def system_names(hypotheses: Sequence[str | os.PathLike[str]]) -> list[str]:
     return bases if len(set(bases)) == len(bases) else [os.fspath(h) for h in hypotheses]
 
 
+def p_value_trials(result: ScoreResult) -> int | None:
+    """How many resamples (``paired-bs``) or trials (``paired-ar``) the paired test of
+    ``result`` ran, read from its signature; ``None`` when no paired test was run."""
+    resampling = result.signature.resampling or ""
+    fields = dict(part.split(":", 1) for part in resampling.split("|")[1:] if ":" in part)
+    key = ("trials" if "paired-ar" in resampling
+           else "resamples" if "paired-bs" in resampling else None)
+    count = fields.get(key) if key is not None else None
+    return int(count) if count is not None and count.isdigit() else None
+
+
+def format_p_value(p: float, trials: int | None, decimals: int = 4, less: str = "<",
+                   at_most: str = "<=") -> str:
+    """``p`` rounded to ``decimals``, except the smallest value ``trials`` resamples can give,
+    ``1 / (trials + 1)`` (none exceeded the observed difference): then the true p is only
+    known to be at most that, printed as ``less`` the bound rounded up (``<0.0010`` for
+    1,000 resamples), or ``at_most`` it when the bound is exact (``<=0.0010`` for 999).
+
+    >>> format_p_value(1 / 1001, 1000), format_p_value(1 / 1001, 1000, 3, "$<$")
+    ('<0.0010', '$<$0.001')
+    >>> format_p_value(1 / 1000, 999), format_p_value(2 / 1001, 1000), format_p_value(0.5, None)
+    ('<=0.0010', '0.0020', '0.5000')
+    """
+    if trials is None or p > 1 / (trials + 1):
+        return f"{p:.{decimals}f}"
+    scale = 10 ** decimals
+    units = -(-scale // (trials + 1))  # 1 / (trials + 1) rounded up, in units of 10^-decimals
+    bound = f"{units / scale:.{decimals}f}"
+    return (at_most if units * (trials + 1) == scale else less) + bound
+
+
 def format_systems(names: Sequence[str], results: Sequence[ScoreResult],
                    output_format: str = "text") -> str:
     """Several systems' results as one table, without a final newline.
@@ -906,8 +937,9 @@ def format_systems(names: Sequence[str], results: Sequence[ScoreResult],
     ``json``: a list of the single-system objects (:meth:`ScoreResult.to_dict`) with their
     ``system`` name; ``tsv``: a header, a row per system and a ``#`` signature line;
     ``latex``: a ``tabular`` with the signature as a comment.  Results with intervals or
-    p values (:func:`gecformats.metrics.significance.resample`) add an F interval column
-    and a p column (``base`` for the baseline).
+    p values (:func:`gecformats.metrics.significance.resample`) add interval columns of P,
+    R and F and a p column (``base`` for the baseline); a p value at the resampling floor
+    is printed as a bound (:func:`format_p_value`: ``<0.0010``, LaTeX ``$<$0.001``).
 
     Raises:
         ValueError: an unknown format.
@@ -921,18 +953,24 @@ def format_systems(names: Sequence[str], results: Sequence[ScoreResult],
     signature = str(results[0].signature) if results else ""
     has_ci = any(r.ci is not None for r in results)
     has_p = any(r.p_value is not None for r in results)
+    measures = (("precision", "P"), ("recall", "R"), ("f", label))
 
-    def f_ci(r: ScoreResult, template: str) -> str:
-        return template.format(*r.ci["f"]) if r.ci is not None else ""
+    def cis(r: ScoreResult, template: str, scale: float = 1.0, empty: str = "") -> list[str]:
+        return [template.format(scale * r.ci[m][0], scale * r.ci[m][1])
+                if r.ci is not None and m in r.ci else empty for m, _ in measures]
 
-    def p_text(r: ScoreResult, template: str = "{:.4f}", base: str = "base") -> str:
-        return template.format(r.p_value) if r.p_value is not None else base
+    def p_text(r: ScoreResult, decimals: int = 4, base: str = "base", less: str = "<",
+               at_most: str = "<=") -> str:
+        if r.p_value is None:
+            return base
+        return format_p_value(r.p_value, p_value_trials(r), decimals, less, at_most)
 
     if output_format == "tsv":
         rows = [f"system\tprecision\trecall\t{label}\tcorrect\tproposed\tgold"
-                + f"\t{label}_low\t{label}_high" * has_ci + "\tp_value" * has_p]
+                + "".join(f"\t{m if m != 'f' else label}_low\t{m if m != 'f' else label}_high"
+                          for m, _ in measures) * has_ci + "\tp_value" * has_p]
         rows += [f"{n}\t{r.precision:.4f}\t{r.recall:.4f}\t{r.f:.4f}\t{r.correct}\t{r.proposed}\t"
-                 f"{r.gold}" + f_ci(r, "\t{:.4f}\t{:.4f}") * has_ci
+                 f"{r.gold}" + "".join(cis(r, "\t{:.4f}\t{:.4f}", empty="\t\t")) * has_ci
                  + ("\t" + p_text(r, base="")) * has_p for n, r in zip(names, results)]
         return "\n".join(rows + [f"# {signature}"])
     if output_format == "latex":
@@ -940,24 +978,29 @@ def format_systems(names: Sequence[str], results: Sequence[ScoreResult],
             for char in "\\&%$#_{}":
                 text = text.replace(char, "\\" + char if char != "\\" else r"\textbackslash{}")
             return text
-        columns = "lrrr" + "c" * has_ci + "r" * has_p
-        head = (f"System & P & R & $F_{{{results[0].beta:g}}}$"
-                + " & 95\\% CI" * has_ci + " & $p$" * has_p + " \\\\") if results else ""
+        f_head = f"$F_{{{results[0].beta:g}}}$" if results else "$F$"
+        columns = "lrrr" + "ccc" * has_ci + "r" * has_p
+        head = (f"System & P & R & {f_head}"
+                + f" & P 95\\% CI & R 95\\% CI & {f_head} 95\\% CI" * has_ci
+                + " & $p$" * has_p + " \\\\") if results else ""
         rows = [rf"\begin{{tabular}}{{{columns}}}", r"\hline", head, r"\hline"]
         rows += [f"{tex(n)} & {100 * r.precision:.2f} & {100 * r.recall:.2f} & {100 * r.f:.2f}"
-                 + (" & " + (f"[{100 * r.ci['f'][0]:.2f}, {100 * r.ci['f'][1]:.2f}]"
-                             if r.ci is not None else "")) * has_ci
-                 + (" & " + p_text(r, "{:.3f}", "--")) * has_p + " \\\\"
+                 + "".join(" & " + c for c in cis(r, "[{:.2f}, {:.2f}]", 100)) * has_ci
+                 + (" & " + p_text(r, 3, "--", "$<$", "$\\leq$")) * has_p + " \\\\"
                  for n, r in zip(names, results)]
         return "\n".join(rows + [r"\hline", r"\end{tabular}", f"% {signature}"])
     if output_format != "text":
         raise ValueError(f"unknown format {output_format!r} (known: {', '.join(SYSTEM_FORMATS)})")
     width = max([len("system"), *map(len, names)])
+    p_texts = [p_text(r) for r in results]
+    p_width = max([6, *map(len, p_texts)])
     rows = [f"{'system':<{width}}  {'P':>6}  {'R':>6}  {label:>6}  {'correct':>7}  "
-            f"{'proposed':>8}  {'gold':>6}" + f"  {label + ' 95% CI':<16}" * has_ci
-            + f"  {'p':>6}" * has_p]
+            f"{'proposed':>8}  {'gold':>6}"
+            + "".join(f"  {short + ' 95% CI':<16}" for _, short in measures) * has_ci
+            + f"  {'p':>{p_width}}" * has_p]
     rows += [f"{n:<{width}}  {r.precision:6.4f}  {r.recall:6.4f}  {r.f:6.4f}  {r.correct:>7}  "
-             f"{r.proposed:>8}  {r.gold:>6}" + f"  {f_ci(r, '[{:.4f}, {:.4f}]'):<16}" * has_ci
-             + f"  {p_text(r):>6}" * has_p for n, r in zip(names, results)]
+             f"{r.proposed:>8}  {r.gold:>6}"
+             + "".join(f"  {c:<16}" for c in cis(r, "[{:.4f}, {:.4f}]")) * has_ci
+             + f"  {p:>{p_width}}" * has_p for n, r, p in zip(names, results, p_texts)]
     rows = [row.rstrip() for row in rows]
     return "\n".join(rows + [signature])
