@@ -204,12 +204,23 @@ def test_control_characters_reaching_xml_writers(tmp_path: Path, to: str) -> Non
 
 
 @pytest.mark.parametrize("char", ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1d",
-                                  "\x1e", "\r"])
+                                  "\x1e"])
 def test_m2_line_breaks_other_than_newline_in_a_field(tmp_path: Path, char: str) -> None:
     path = tmp_path / "lb.m2"
     path.write_text(f"S a b\nA 0 1|||X|||y{char}z|||REQUIRED|||-NONE-|||0\n\n", newline="")
     code, output = run("validate", str(path))
     assert code == 1 and "a line break for the NUS scorer" in output
+    code, output = run("convert", str(path), str(tmp_path / "out.m2"))
+    assert code == 1 and "lb.m2:2:" in output
+
+
+def test_m2_a_lone_cr_in_a_field_ends_the_line(tmp_path: Path) -> None:
+    """A lone CR ends a line in every reader (universal newlines, as the NUS scorer's
+    str.splitlines() reads the gold): the two halves are each refused."""
+    path = tmp_path / "lb.m2"
+    path.write_text("S a b\nA 0 1|||X|||y\rz|||REQUIRED|||-NONE-|||0\n\n", newline="")
+    code, output = run("validate", str(path))
+    assert code == 1 and "lb.m2:2:" in output and "lb.m2:3:" in output
     code, output = run("convert", str(path), str(tmp_path / "out.m2"))
     assert code == 1 and "lb.m2:2:" in output
 

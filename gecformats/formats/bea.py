@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from gecformats.errors import GecFormatError
-from gecformats.io import atomic_output, text_lines
+from gecformats.io import atomic_output, string_lines, text_lines
 from gecformats.model import MAX_ANNOTATORS, Document, Edit, make_edit
 from gecformats.report import Report
 
@@ -63,7 +63,7 @@ def read(source: str | os.PathLike[str]) -> Iterator[Document]:
 
 def parse(text: str, name: str = "<string>") -> Iterator[Document]:
     """The essays of BEA-2019 JSON ``text`` (see :func:`read`)."""
-    yield from _documents(iter(text.splitlines(keepends=True)), name)
+    yield from _documents(string_lines(text, name), name)
 
 
 def _documents(lines: Iterator[str], name: str) -> Iterator[Document]:

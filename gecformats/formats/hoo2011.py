@@ -101,7 +101,8 @@ def parse(
     """Parse one HOO 2011 document from the bytes of its text and gold files.
 
     Args:
-        text: the text file's bytes (UTF-8).
+        text: the text file's bytes (UTF-8; CRLF line ends are read as LF, as in the gold
+            XML, so offsets count one byte per line end; a lone CR is kept).
         gold: the gold edit XML's bytes.
         id: the document id (``"1005"``).
         text_name, gold_name: the file names for error messages.
@@ -110,7 +111,8 @@ def parse(
         The document, edits in file order with character offsets.
 
     Raises:
-        GecFormatError: the text is not UTF-8, the XML is unsafe or malformed, an element or
+        GecFormatError: the text is not UTF-8 or larger than :data:`xmlsafe.MAX_BYTES`,
+            the XML is unsafe or malformed, an element or
             attribute is wrong, or an offset is out of range or inside a multi-byte
             character (file, line and edit index are named).
     """
@@ -138,6 +140,13 @@ def parse_checked(
         ``(document, lines)``: the document and the source line of each of its edits.
     """
     gold_name = gold_name or "<gold>"
+    if len(text) > xmlsafe.MAX_BYTES:
+        raise GecFormatError(f"the text is larger than {xmlsafe.MAX_BYTES} bytes",
+                             text_name or "<text>", None, "too-large")
+    # CRLF reads as LF, as the XML parser reads the gold's: a CRLF copy of a document reads
+    # as the document (offsets count one byte per line end).  A lone CR stays a character
+    # (one byte either way, and the writer keeps it: a text holding one round-trips)
+    text = text.replace(b"\r\n", b"\n")
     decoded = decode_text(text, text_name or "<text>")
     to_char = _byte_to_char(decoded, len(text))
     root = xmlsafe.parse(gold, name=gold_name)
@@ -260,7 +269,7 @@ def read_document(
         if gold_path is None:
             raise GecFormatError(f"no gold file {id}{GOLD_SUFFIX} beside the text or in ../Gold/",
                                  str(text_path))
-    return parse(text_path.read_bytes(), read_limited(gold_path), id=id,
+    return parse(read_limited(text_path), read_limited(gold_path), id=id,
                  text_name=str(text_path), gold_name=os.fspath(gold_path))
 
 
@@ -283,7 +292,7 @@ def read(source: str | os.PathLike[str]) -> Iterator[Document]:
     """
     for id, text_path, gold_path in pair_files(source, TEXT_SUFFIX, "HOO 2011", strict=True):
         assert text_path is not None and gold_path is not None
-        yield parse(text_path.read_bytes(), read_limited(gold_path), id=id,
+        yield parse(read_limited(text_path), read_limited(gold_path), id=id,
                     text_name=str(text_path), gold_name=str(gold_path))
 
 
