@@ -127,8 +127,7 @@ def _bounded(text: IO[str], name: str, *, universal: bool) -> Iterator[str]:
             return
         number += 1
         if len(line) > limit and line[-1] != "\n":
-            raise GecFormatError(f"line longer than {limit:,} characters (the limit for one "
-                                 "line)", name, number, "too-large")
+            raise _too_long(name, number, limit, "characters")
         if number == 1 and line[0] == "\ufeff":
             line = line[1:]
             if not line:
@@ -142,6 +141,34 @@ def _bounded(text: IO[str], name: str, *, universal: bool) -> Iterator[str]:
                 yield last
             continue
         yield line
+
+
+def binary_lines(fh: IO[bytes], name: str) -> Iterator[bytes]:
+    """The lines of a binary file split on ``\\n`` only, each with its ``\\n`` (but a last
+    line without one), for the readers that follow an original tool byte for byte (the NUS
+    scorer's and GLEU's hypothesis readers).  Each is read with a bounded ``readline``: a
+    line longer than :data:`MAX_LINE` bytes is refused once that much is read.
+
+    Raises:
+        GecFormatError: a line longer than :data:`MAX_LINE` bytes (file and line).
+    """
+    limit = MAX_LINE
+    readline = fh.readline
+    number = 0
+    while True:
+        raw = readline(limit + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > limit and raw[-1:] != b"\n":
+            raise _too_long(name, number, limit, "bytes")
+        yield raw
+
+
+def _too_long(name: str, number: int, limit: int, unit: str) -> GecFormatError:
+    return GecFormatError(f"the line is longer than {limit:,} {unit} (the limit for one line, "
+                          "gecformats.io.MAX_LINE); is this the right file?", name, number,
+                          "too-large")
 
 
 @contextmanager
