@@ -132,3 +132,34 @@ def test_hoo2011_raw_text_with_crlf_keeps_its_offsets(tmp_path: Path) -> None:
 
     twin = _copy("hoo2011", tmp_path / "crlf", b"\r\n")
     assert list(hoo2011.read(twin)) == list(hoo2011.read(tmp_path / "lf"))
+
+
+def test_hoo2011_writer_gives_offsets_of_the_text_as_read_back(tmp_path: Path) -> None:
+    """The reader takes a raw text's CRLF as LF, so the writer writes a text with CRLF as LF
+    (reported) with offsets to match: ``convert g.m2 OUT --to hoo2011 --text orig.txt``
+    with a CRLF ``orig.txt`` reads back as with the LF one (it gave ``aan`` for ``an``)."""
+    from gecformats.formats import hoo2011
+    from gecformats.model import Document, Edit
+
+    doc = Document("He go .\r\nShe have a apple .\r\n", (Edit(3, 5, (("goes",),), "SVA"),
+                                                         Edit(18, 19, (("an",),), "Det")), id="d")
+    hoo2011.write([doc], tmp_path / "out")
+    back, = hoo2011.read(tmp_path / "out")
+    assert back.text == doc.text.replace("\r\n", "\n")
+    assert [back.text[e.start:e.end] for e in back.edits] == ["go", "a"]
+    assert (tmp_path / "out" / "Raw" / "d.txt").read_bytes() == back.text.encode()
+    m2 = tmp_path / "g.m2"
+    m2.write_text("S He go to school .\nA 1 2|||SVA|||goes|||REQUIRED|||-NONE-|||0\n\n"
+                  "S She have a apple .\nA 3 4|||Det|||an|||REQUIRED|||-NONE-|||0\n\n")
+    outputs = []
+    for name, end in (("lf", "\n"), ("crlf", "\r\n")):
+        original = tmp_path / f"{name}.txt"
+        original.write_bytes(f"He go to school .{end}She have a apple .{end}".encode())
+        folder = tmp_path / f"hoo-{name}"
+        result = CliRunner().invoke(app, ["convert", str(m2), str(folder), "--to", "hoo2011",
+                                          "--text", str(original)])
+        assert result.exit_code == 0, result.stderr
+        code, err = _convert("hoo2011", folder, tmp_path / f"{name}.m2")
+        assert code == 0, err
+        outputs.append((tmp_path / f"{name}.m2").read_bytes())
+    assert outputs[0] == outputs[1] and b"|||an|||" in outputs[1]

@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from dataclasses import replace as dc_replace
 from pathlib import Path
 
 from lxml import etree
@@ -305,8 +306,8 @@ def dumps(document: Document) -> str:
 
     ``<?xml version="1.0" ?>``, root ``<edits>``, two-space indentation, ``<edit>``
     attributes in alphabetical order, ``<corrections>`` then ``<original>``, LF line ends.
-    Offsets are written as UTF-8 byte offsets; ``<original>`` is the text at the offsets
-    (not a stored original).  An edit without ``hoo.index`` gets ``<id>-<k>`` (``k`` its
+    Offsets are written as UTF-8 byte offsets of the text as it is read back (CRLF as LF,
+    see :func:`lf_text`); ``<original>`` is the text at the offsets (not a stored original).  An edit without ``hoo.index`` gets ``<id>-<k>`` (``k`` its
     1-based position, four digits).
 
     Raises:
@@ -318,6 +319,7 @@ def dumps(document: Document) -> str:
         lines.append("<edits/>")
         return "\n".join(lines) + "\n"
     lines.append("<edits>")
+    document = lf_text(document)
     to_byte = char_to_byte(document.text)
     for k, edit in enumerate(document.edits, 1):
         _check_span(edit, document.text, document.id)
@@ -379,6 +381,10 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str], *, text: 
                 report.drop("paragraph breaks", f"document {id}: {len(document.breaks)}",
                             len(document.breaks))
             report_edit_losses(document, report)
+            crlf = document.text.count("\r\n")
+            if crlf:
+                report.drop("CRLF line ends (written as LF)", f"document {id}: {crlf}", crlf)
+                document = lf_text(document)
             xml = dumps(document)
             with atomic_output(gold_dir / f"{id}{GOLD_SUFFIX}") as fh:
                 fh.write(xml)
@@ -387,6 +393,25 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str], *, text: 
                     fh.write(document.text)
             report.sentences += 1
     return report
+
+
+def lf_text(document: Document) -> Document:
+    """``document`` with each CRLF of its text made LF and the edits' offsets moved to
+    match: the reader reads a text's CRLF as LF, so this is the document a written text
+    reads back as.  The document itself when its text has no CRLF."""
+    text = document.text
+    if "\r\n" not in text:
+        return document
+    import bisect
+
+    crs = [i for i in range(len(text) - 1) if text[i] == "\r" and text[i + 1] == "\n"]
+
+    def moved(offset: int) -> int:
+        return offset - bisect.bisect_left(crs, offset)  # the CRs of CRLFs before it
+
+    edits = tuple(dc_replace(e, start=moved(e.start), end=moved(e.end)) for e in document.edits)
+    return document.replace(text=text.replace("\r\n", "\n"), edits=edits,
+                            breaks=tuple(moved(b) for b in document.breaks))
 
 
 def default_index(id: str | None, k: int) -> str:
