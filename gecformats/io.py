@@ -37,14 +37,22 @@ def source_name(source: Source) -> str:
     return str(getattr(source, "name", "<stream>"))
 
 
+MAX_LINE = 10 * 1024 * 1024
+"""The longest line a line reader accepts: 10 MiB (10,485,760 characters; bytes where a
+file is read as bytes).  A longer line is refused while it is read, before it is held
+whole, with the file and line named (the longest line in the GEC corpora we know is under
+100,000 characters)."""
+
+
 def numbered_lines(source: Source) -> Iterator[tuple[int, str]]:
     """Yield ``(line_number, line)`` for each line of ``source``, streaming.
 
-    Lines lose their line terminator (``\\n`` or ``\\r\\n``); see :func:`text_lines`
-    for decoding.  Line numbers start at 1.
+    Lines lose their line terminator (``\\n``, ``\\r\\n`` or a lone ``\\r``); see
+    :func:`text_lines` for decoding.  Line numbers start at 1.
 
     Raises:
-        GecFormatError: the input is not valid UTF-8 (names the file and line).
+        GecFormatError: the input is not valid UTF-8, or has a line longer than
+            :data:`MAX_LINE` (names the file and line).
         OSError: the file cannot be opened.
     """
     with text_lines(source) as lines:
@@ -54,23 +62,28 @@ def numbered_lines(source: Source) -> Iterator[tuple[int, str]]:
 
 @contextmanager
 def text_lines(source: Source) -> Iterator[Iterator[str]]:
-    """Open ``source`` and give an iterator over its lines (line terminators kept).
+    """Open ``source`` and give an iterator over its lines (each ends in ``\\n``, but for a
+    last line without one).
 
-    Lines end at ``\\n`` only (a stray ``\\r`` stays in the line); the text is decoded as
-    strict UTF-8 and a byte-order mark at the very start is dropped.  A path ending in
-    ``.gz`` is decompressed; ``-`` is standard input.  The file is closed when the ``with``
-    block ends.  Decoding is done by the C text layer; only when it fails is the input read
-    again to find the offending line.
+    A line ends at ``\\n``, ``\\r\\n`` or a lone ``\\r`` (Python's universal newlines,
+    as ``open()`` reads text), and every such end is given as ``\\n``: a file with CRLF or
+    CR-only line ends reads exactly as its LF twin.  The text is decoded as strict UTF-8 and
+    a byte-order mark at the very start is dropped.  A line longer than :data:`MAX_LINE`
+    is refused as soon as that much of it is read.  A path ending in ``.gz`` is
+    decompressed; ``-`` is standard input.  The file is closed when the ``with`` block
+    ends.  Decoding is done by the C text layer; only when it fails is the input read again
+    to find the offending line.
 
     Raises:
-        GecFormatError: (within the ``with`` block) the input is not valid UTF-8; names the
-            file and, for a file given by path, the line.
+        GecFormatError: (within the ``with`` block) the input is not valid UTF-8 (names the
+            file and, for a file given by path, the line), or a line is longer than
+            :data:`MAX_LINE` (file and line).
         OSError: the file cannot be opened.
     """
     name = source_name(source)
     if isinstance(source, io.TextIOBase) or _is_text(source):
         with _decoding(source, name):
-            yield _without_bom(source)  # type: ignore[arg-type]
+            yield _bounded(source, name, universal=False)  # type: ignore[arg-type]
         return
     with ExitStack() as stack:
         if isinstance(source, (str, os.PathLike)):
@@ -79,22 +92,83 @@ def text_lines(source: Source) -> Iterator[Iterator[str]]:
             raw = source  # type: ignore[assignment]
         # not "utf-8-sig": its decoder silently drops a file that is only a truncated BOM
         # (b"\xef" or b"\xef\xbb") instead of calling it invalid UTF-8
-        text = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
+        text = io.TextIOWrapper(raw, encoding="utf-8", newline=None)
         # detach, not close: the binary file is closed by open_binary, or is the caller's
         stack.callback(text.detach)
         with _decoding(source, name):
-            yield _without_bom(text)
+            yield _bounded(text, name, universal=True)
 
 
-def _without_bom(lines: Iterable[str]) -> Iterator[str]:
-    """``lines`` with a byte-order mark at the very start removed."""
-    it = iter(lines)
-    first = next(it, None)
-    if first is None:
-        return
-    yield first[1:] if first.startswith("\ufeff") else first
-    for line in it:  # not `yield from`: closing this generator must not close the file
+def string_lines(text: str, name: str = "<string>") -> Iterator[str]:
+    """The lines of ``text`` as :func:`text_lines` gives a file's (line ends as ``\\n``,
+    CRLF and lone CR included, a leading byte-order mark dropped, :data:`MAX_LINE` applied):
+    what the ``parse(text)`` functions of the readers split their text with."""
+    return _bounded(io.StringIO(text, newline=None), name, universal=True)
+
+
+def _bounded(text: IO[str], name: str, *, universal: bool) -> Iterator[str]:
+    """The lines of ``text``, each read with a bounded ``readline`` (a line longer than
+    :data:`MAX_LINE` is refused once that much is read, never held whole), the byte-order
+    mark at the very start removed.  Unless ``universal`` (the text layer already turned
+    every line end into ``\\n``), a line is also cut at lone CRs and its CRLF made LF."""
+    limit = MAX_LINE
+    readline = text.readline
+    try:
+        line = readline(limit + 1)
+    except io.UnsupportedOperation:  # a text object that can only be iterated
+        lines = iter(text)
+        line = next(lines, "")
+        readline = lambda _limit: next(lines, "")  # noqa: E731
+    number = 0
+    while True:
+        if number:
+            line = readline(limit + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > limit and line[-1] != "\n":
+            raise _too_long(name, number, limit, "characters")
+        if number == 1 and line[0] == "\ufeff":
+            line = line[1:]
+            if not line:
+                continue
+        if not universal and "\r" in line:
+            pieces = line.replace("\r\n", "\n").split("\r")
+            last = pieces.pop()
+            for piece in pieces:
+                yield piece + "\n"
+            if last:
+                yield last
+            continue
         yield line
+
+
+def binary_lines(fh: IO[bytes], name: str) -> Iterator[bytes]:
+    """The lines of a binary file split on ``\\n`` only, each with its ``\\n`` (but a last
+    line without one), for the readers that follow an original tool byte for byte (the NUS
+    scorer's and GLEU's hypothesis readers).  Each is read with a bounded ``readline``: a
+    line longer than :data:`MAX_LINE` bytes is refused once that much is read.
+
+    Raises:
+        GecFormatError: a line longer than :data:`MAX_LINE` bytes (file and line).
+    """
+    limit = MAX_LINE
+    readline = fh.readline
+    number = 0
+    while True:
+        raw = readline(limit + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > limit and raw[-1:] != b"\n":
+            raise _too_long(name, number, limit, "bytes")
+        yield raw
+
+
+def _too_long(name: str, number: int, limit: int, unit: str) -> GecFormatError:
+    return GecFormatError(f"the line is longer than {limit:,} {unit} (the limit for one line, "
+                          "gecformats.io.MAX_LINE); is this the right file?", name, number,
+                          "too-large")
 
 
 @contextmanager
@@ -154,14 +228,46 @@ class _CheckedGzip(io.RawIOBase):
 def _decode_error(source: Source, name: str, exc: UnicodeDecodeError) -> GecFormatError:
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
         with open_binary(source) as fh:
-            for number, raw in enumerate(fh, 1):
-                try:
-                    raw.decode("utf-8")
-                except UnicodeDecodeError as bad:
-                    return GecFormatError(
-                        f"not valid UTF-8 (byte {bad.start + 1} of the line)", name, number
-                    )
+            found = _first_bad_byte(fh)
+        if found is not None:
+            return GecFormatError(f"not valid UTF-8 (byte {found[1]} of the line)", name,
+                                  found[0])
     return GecFormatError(f"not valid UTF-8 ({exc.reason})", name)
+
+
+def _first_bad_byte(fh: IO[bytes]) -> tuple[int, int] | None:
+    """The line and the byte within it (both from 1) of the first byte of ``fh`` that is not
+    valid UTF-8, lines ending as in :func:`text_lines`; read in blocks, in constant memory
+    however long a line is.  ``None`` if the whole input is valid."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    line, start, offset, after_cr = 1, 0, 0, False  # start: offset of the line's first byte
+
+    def advance(segment: bytes, at: int) -> None:
+        nonlocal line, start, after_cr
+        breaks = segment.count(b"\n") + segment.count(b"\r") - segment.count(b"\r\n")
+        if after_cr and segment[:1] == b"\n":
+            breaks -= 1  # the LF of a CRLF cut between two blocks
+        last = max(segment.rfind(b"\n"), segment.rfind(b"\r"))
+        if last >= 0:
+            start = at + last + 1
+        line += breaks
+        after_cr = segment.endswith(b"\r") or (after_cr and not segment)
+
+    while True:
+        block = fh.read(1 << 16)
+        held = len(decoder.getstate()[0])  # bytes of a character begun in the last block
+        try:
+            decoder.decode(block, not block)
+        except UnicodeDecodeError as bad:
+            position = offset - held + bad.start
+            advance(block[:max(0, position - offset)], offset)
+            return line, position - start + 1
+        if not block:
+            return None
+        advance(block, offset)
+        offset += len(block)
 
 
 def _is_text(fh: object) -> bool:

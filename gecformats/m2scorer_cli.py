@@ -140,6 +140,25 @@ def run(args: list[str], out: IO[str], err: IO[str]) -> int:
 _BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029\ufeff]")
 
 
+#: The longest line the fast path reads, in bytes: gecformats.io.MAX_LINE (not imported,
+#: for the start-up time); a longer line gives way, and the full path refuses it
+_MAX_LINE = 10 * 1024 * 1024
+
+
+def _bounded(fh: IO[bytes]) -> Iterator[bytes]:
+    """The lines of ``fh`` split on b"\\n", each read with a bounded ``readline``: a line
+    longer than :data:`_MAX_LINE` is never held whole (:class:`_GiveWay` instead)."""
+    limit = _MAX_LINE
+    readline = fh.readline
+    while True:
+        raw = readline(limit + 1)
+        if not raw:
+            return
+        if len(raw) > limit and raw[-1:] != b"\n":
+            raise _GiveWay
+        yield raw
+
+
 class _GiveWay(Exception):
     """The fast path met something it leaves to the full path (an error to report, a rare
     form); nothing has been printed yet."""
@@ -194,8 +213,8 @@ def _fast(hypothesis: str, gold: str, *, beta: float = 0.5, max_unchanged_words:
     number = 0
     try:
         with open(hypothesis, "rb") as hyp, open(gold, "rb") as ref:
-            lines = iter(hyp)  # split on b"\n" only, as the full path reads it (spec §3)
-            for number, (source, edits) in enumerate(_gold_blocks(ref), 1):
+            lines = _bounded(hyp)  # split on b"\n" only, as the full path reads it (spec §3)
+            for number, (source, edits) in enumerate(_gold_blocks(_bounded(ref)), 1):
                 raw = next(lines, None)
                 if raw is None:
                     raise _GiveWay

@@ -121,3 +121,64 @@ def test_an_over_long_number_is_a_clean_error():
     line = '{"text": "a", "edits": [[0, [[0, 1, "b"]]]], "x": ' + "9" * 5000 + "}"
     with pytest.raises(GecFormatError, match="not JSON"):
         list(bea.parse(line, "x.json"))
+
+
+# ------------------------------------------------------------ many annotators (issue 22)
+
+
+def _many_annotators(documents: int, annotators: int = 1000) -> str:
+    text = " ".join(["He go to school . She have a apple ."] * 5)
+    lines = []
+    for k in range(documents):
+        edits = [[0, [[3, 5, "goes"]]]] + [[a, []] for a in range(1, annotators)]
+        lines.append(json.dumps({"id": f"D{k}", "text": text, "edits": edits}))
+    return "\n".join(lines) + "\n"
+
+
+def test_hundreds_of_empty_annotators_are_tokenized_once_per_sentence():
+    """Issue 22: a document with hundreds of annotators without edits took about 4 s: each
+    sentence was tokenized again for every annotator.  Annotators with the same edits in a
+    sentence (here: none) now share one tokenization."""
+    from gecformats.convert.retokenize import to_sentences
+    from gecformats.tokenize import SpaceTokenizer
+
+    calls = []
+
+    class Counting(SpaceTokenizer):
+        def tokenize(self, text):
+            calls.append(text)
+            return super().tokenize(text)
+
+    doc, = bea.parse(_many_annotators(1))
+    sentences = to_sentences(doc, Counting(), "lines")
+    assert len(sentences) == 1 and len(sentences[0].annotators) == 1000
+    assert len(calls) < 10  # the sentence, its edit, the check: not once per annotator
+
+
+def test_hundreds_of_empty_annotators_convert_in_linear_time(tmp_path):
+    """The fuzzed case: 1,000 annotators, 999 of them empty, in each of 3 documents of 10
+    sentences.  The M2 has one noop line per annotator and sentence (an annotator without
+    edits says the sentence is right: it counts for the score), so it is bounded by
+    MAX_ANNOTATORS lines per sentence; the time is linear in it."""
+    import time
+
+    src = tmp_path / "many.json"
+    src.write_text(_many_annotators(3), encoding="utf-8")
+    out = tmp_path / "many.m2"
+    started = time.perf_counter()
+    result = CliRunner().invoke(app, ["convert", str(src), str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert time.perf_counter() - started < 5  # was about 12 s; a guard, not a benchmark
+    text = out.read_text(encoding="utf-8")
+    sentences = text.count("\nS ") + 1
+    assert sentences == 30 and text.count("\nA ") == sentences * 1000  # one line each
+    assert "30/30 sentences consistent" in result.stderr
+
+
+def test_more_annotator_entries_than_max_annotators_are_refused():
+    from gecformats.model import MAX_ANNOTATORS
+
+    line = json.dumps({"text": "a", "edits": [[0, []]] * (MAX_ANNOTATORS + 1)})
+    with pytest.raises(GecFormatError, match="annotator entries in one essay") as info:
+        list(bea.parse(line, "x.json"))
+    assert (info.value.file, info.value.line, info.value.kind) == ("x.json", 1, "too-large")

@@ -204,12 +204,23 @@ def test_control_characters_reaching_xml_writers(tmp_path: Path, to: str) -> Non
 
 
 @pytest.mark.parametrize("char", ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1d",
-                                  "\x1e", "\r"])
+                                  "\x1e"])
 def test_m2_line_breaks_other_than_newline_in_a_field(tmp_path: Path, char: str) -> None:
     path = tmp_path / "lb.m2"
     path.write_text(f"S a b\nA 0 1|||X|||y{char}z|||REQUIRED|||-NONE-|||0\n\n", newline="")
     code, output = run("validate", str(path))
     assert code == 1 and "a line break for the NUS scorer" in output
+    code, output = run("convert", str(path), str(tmp_path / "out.m2"))
+    assert code == 1 and "lb.m2:2:" in output
+
+
+def test_m2_a_lone_cr_in_a_field_ends_the_line(tmp_path: Path) -> None:
+    """A lone CR ends a line in every reader (universal newlines, as the NUS scorer's
+    str.splitlines() reads the gold): the two halves are each refused."""
+    path = tmp_path / "lb.m2"
+    path.write_text("S a b\nA 0 1|||X|||y\rz|||REQUIRED|||-NONE-|||0\n\n", newline="")
+    code, output = run("validate", str(path))
+    assert code == 1 and "lb.m2:2:" in output and "lb.m2:3:" in output
     code, output = run("convert", str(path), str(tmp_path / "out.m2"))
     assert code == 1 and "lb.m2:2:" in output
 
@@ -242,3 +253,148 @@ def test_a_forked_worker_dies_of_sigterm_as_by_default() -> None:
         os.kill(pid, signal.SIGTERM)
         _, status = os.waitpid(pid, 0)
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM
+
+
+# --------------------------------------------------------------------------- huge lines
+
+# (command with {fx} for the copied fixtures and {out} for an output, the file given a long line)
+LONG_LINE_CASES = {
+    "m2": (["convert", "{fx}/m2/conll14.m2", "{out}.m2"], "m2/conll14.m2"),
+    "validate-m2": (["validate", "{fx}/m2/conll14.m2"], "m2/conll14.m2"),
+    "nucle": (["convert", "{fx}/nucle/sample.sgml", "{out}.m2"], "nucle/sample.sgml"),
+    "bea": (["convert", "{fx}/bea/sample.json", "{out}.m2"], "bea/sample.json"),
+    "parallel": (["convert", "{fx}/parallel/en", "{out}.m2", "--from", "parallel", "--tokenizer",
+                  "space"], "parallel/en/annotator-0.txt"),
+    "tsv": (["convert", "{fx}/parallel/sample.tsv", "{out}.m2", "--tokenizer", "space"],
+            "parallel/sample.tsv"),
+    "nlpcc": (["convert", "{fx}/parallel/sample.train", "{out}.m2", "--tokenizer", "char"],
+              "parallel/sample.train"),
+    "cherrant": (["convert", "{fx}/parallel/sample.cherrant", "{out}.m2", "--from", "cherrant",
+                  "--tokenizer", "char"], "parallel/sample.cherrant"),
+    "c4edits-edits": (["convert", "{fx}/c4edits/edits.tsv", "{out}.m2", "--from", "c4edits",
+                       "--text", "{fx}/c4edits/sentences.tsv"], "c4edits/edits.tsv"),
+    "c4edits-text": (["convert", "{fx}/c4edits/edits.tsv", "{out}.m2", "--from", "c4edits",
+                      "--text", "{fx}/c4edits/sentences.tsv"], "c4edits/sentences.tsv"),
+    "conll": (["convert", "{fx}/conll/sample.conll", "{out}.m2", "--ann",
+               "{fx}/conll/sample.conll.ann"], "conll/sample.conll"),
+    "conll-ann": (["convert", "{fx}/conll/sample.conll", "{out}.m2", "--ann",
+                   "{fx}/conll/sample.conll.ann"], "conll/sample.conll.ann"),
+    "score-hyp": (["score", "{fx}/score/sample.hyp", "--gold", "{fx}/score/sample.m2"],
+                  "score/sample.hyp"),
+    "score-gold": (["score", "{fx}/score/sample.hyp", "--gold", "{fx}/score/sample.m2"],
+                   "score/sample.m2"),
+    "gleu-hyp": (["gleu", "{fx}/gleu/system-a.txt", "--source", "{fx}/gleu/source.txt", "--ref",
+                  "{fx}/gleu/ref0.txt"], "gleu/system-a.txt"),
+    "gleu-source": (["gleu", "{fx}/gleu/system-a.txt", "--source", "{fx}/gleu/source.txt",
+                     "--ref", "{fx}/gleu/ref0.txt"], "gleu/source.txt"),
+    "gleu-ref": (["gleu", "{fx}/gleu/system-a.txt", "--source", "{fx}/gleu/source.txt", "--ref",
+                  "{fx}/gleu/ref0.txt"], "gleu/ref0.txt"),
+    "imeasure-hyp": (["imeasure", "{fx}/imeasure/sys.txt", "--gold", "{fx}/imeasure/gold.xml"],
+                     "imeasure/sys.txt"),
+    "correlate": (["correlate", "{fx}/gleu/human-napoles2015.tsv",
+                   "{fx}/gleu/human-napoles2015.tsv"], "gleu/human-napoles2015.tsv"),
+    "maxmatch-hyp": (["maxmatch", "{fx}/score/sample.hyp", "{fx}/score/sample.m2"],
+                     "score/sample.hyp"),
+    "maxmatch-gold": (["maxmatch", "{fx}/score/sample.hyp", "{fx}/score/sample.m2"],
+                      "score/sample.m2"),
+}
+
+
+def _with_long_line(tmp_path: Path, damaged: str, length: int) -> Path:
+    """A copy of the fixtures with a line of ``length`` NUL characters as line 2 of ``damaged``."""
+    fixtures = tmp_path / "fx"
+    top = damaged.split("/")[0]
+    shutil.copytree(FIXTURES / top, fixtures / top)
+    path = fixtures / damaged
+    lines = path.read_bytes().split(b"\n")
+    path.write_bytes(b"\n".join([lines[0], b"\0" * length, *lines[1:]]))
+    return fixtures
+
+
+def _run_any(args: list[str]) -> tuple[int, str]:
+    if args[0] != "maxmatch":
+        return run(*args)
+    import io
+
+    from gecformats import m2scorer_cli
+
+    out, err = io.StringIO(), io.StringIO()
+    code = m2scorer_cli.run(args[1:], out, err)
+    return code, out.getvalue() + err.getvalue()
+
+
+@pytest.mark.parametrize("case", LONG_LINE_CASES)
+def test_a_line_past_the_cap_is_refused_while_read(tmp_path: Path, case: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: a 2 GB line of NUL bytes peaked at 4.2 GB before the refusal (6.3 GB for
+    tsv -> m2).  Every line reader refuses a line past ``MAX_LINE`` as it reads it; here the
+    cap is lowered to 1,000 and line 2 is 1,001 NUL characters."""
+    import gecformats.io
+    from gecformats import m2scorer_cli
+
+    assert gecformats.io.MAX_LINE == m2scorer_cli._MAX_LINE == 10 * 1024 * 1024
+    monkeypatch.setattr(gecformats.io, "MAX_LINE", 1000)
+    monkeypatch.setattr(m2scorer_cli, "_MAX_LINE", 1000)
+    command, damaged = LONG_LINE_CASES[case]
+    fixtures = _with_long_line(tmp_path, damaged, 1001)
+    args = [a.replace("{fx}", str(fixtures)).replace("{out}", str(tmp_path / "out"))
+            for a in command]
+    code, output = _run_any(args)
+    assert code == 1, output
+    lines = [line for line in output.splitlines() if line]
+    assert lines == [line for line in lines if "longer than 1,000" in line] and len(lines) == 1
+    assert f"{fixtures / damaged}:2:" in lines[0]
+    assert not list(tmp_path.glob("out*"))
+
+
+def test_a_line_at_the_cap_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gecformats.io
+
+    monkeypatch.setattr(gecformats.io, "MAX_LINE", 1000)
+    path = tmp_path / "a.txt"
+    path.write_bytes(b"x" * 1000 + b"\n" + b"y" * 1000)
+    assert [len(line) for _, line in gecformats.io.numbered_lines(path)] == [1000, 1000]
+    with path.open("rb") as fh:
+        assert [len(raw) for raw in gecformats.io.binary_lines(fh, "a")] == [1001, 1000]
+
+
+def test_an_endless_line_is_refused_after_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Refused while reading: from a stream of NUL bytes without end, at most about the cap
+    is read (a reader that held the line whole would never stop)."""
+    import io
+
+    import gecformats.io
+
+    monkeypatch.setattr(gecformats.io, "MAX_LINE", 100_000)
+
+    class Endless(io.RawIOBase):
+        given = 0
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+            assert self.given < 10_000_000, "the reader did not stop at the cap"
+            buffer[:] = bytes(len(buffer))
+            self.given += len(buffer)
+            return len(buffer)
+
+    for read in (lambda s: list(gecformats.io.numbered_lines(s)),
+                 lambda s: list(gecformats.io.binary_lines(s, "endless"))):
+        stream = Endless()
+        with pytest.raises(GecFormatError, match="longer than 100,000") as info:
+            read(io.BufferedReader(stream))
+        assert info.value.line == 1 and stream.given < 1_000_000
+
+
+def test_tsv_to_m2_with_a_line_past_the_real_cap(tmp_path: Path) -> None:
+    """The issue's command (tsv -> m2) with the cap as shipped: 10 MiB and one byte."""
+    import gecformats.io
+
+    path = tmp_path / "big.tsv"
+    path.write_bytes(b"a\tb\n" + b"\0" * (gecformats.io.MAX_LINE + 1) + b"\n")
+    code, output = run("convert", str(path), str(tmp_path / "out.m2"), "--tokenizer", "space")
+    assert code == 1 and output.strip() == (
+        f"gecformats: {path}:2: the line is longer than 10,485,760 characters (the limit for "
+        "one line, gecformats.io.MAX_LINE); is this the right file?")
+    assert not (tmp_path / "out.m2").exists()

@@ -111,3 +111,71 @@ def test_module_examples() -> None:
 
     result = doctest.testmod(importlib.import_module("gecformats.xmlsafe"))
     assert result.attempted > 0 and result.failed == 0
+
+
+# ------------------------------------------------------------ linear time (issue 22)
+
+PROLOG = b"<?x?>\n" * 10_000
+"""10,000 processing instructions and no DOCTYPE: the internal-subset pattern backtracked
+over them in exponential time (26 lines took 10 s)."""
+
+
+def _timed(call) -> float:  # type: ignore[no-untyped-def]
+    started = time.perf_counter()
+    try:
+        call()
+    except GecFormatError:
+        pass
+    return time.perf_counter() - started
+
+
+@pytest.mark.parametrize("prolog", [PROLOG, b"<!--x-->\n" * 10_000, b"<?x?> <!--y-->\t" * 10_000,
+                                    b"<?x?>\n" * 10_000 + b"<!DOCTYPE a [" + b"] " * 10_000,
+                                    b"<?x" * 30_000, b"<!--" * 30_000])
+def test_the_prolog_scan_is_linear(prolog: bytes) -> None:
+    data = prolog + b"<scripts/>"
+    assert _timed(lambda: parse(data)) < 1.0
+    assert _timed(lambda: list(iterparse(data, "scripts"))) < 1.0
+
+
+def test_the_internal_subset_is_still_found_after_comments_and_instructions() -> None:
+    root = parse(b'\xef\xbb\xbf<?xml version="1.0"?>\n<!-- c -->\n<?p x?>\n'
+                 b'<!DOCTYPE c [\n<!ATTLIST c start CDATA "1">\n]>\n<c/>')
+    assert root.get("start") is None
+
+
+@pytest.mark.parametrize("reader", ["ixml", "hoo2011", "hoo2012-source", "hoo2012-gold", "fce",
+                                    "imeasure-gold"])
+def test_every_xml_reader_reads_many_processing_instructions_in_linear_time(
+        tmp_path: Path, reader: str) -> None:
+    """The issue's input, ``'<?x?>\\n' * N + '<scripts/>'``, with N = 10,000, to every reader."""
+    from gecformats.formats import fce, hoo2011, hoo2012, ixml
+
+    hoo_source = b'<HOO version="2.1"><BODY><PART id="1"><P>Hello.</P></PART></BODY></HOO>'
+    calls = {
+        "ixml": lambda: list(ixml.read(io.BytesIO(PROLOG + b"<scripts/>"))),
+        "hoo2011": lambda: hoo2011.parse(b"Hello.", PROLOG + b"<edits/>"),
+        "hoo2012-source": lambda: hoo2012.parse(PROLOG + hoo_source, b"<HOO><edits/></HOO>"),
+        "hoo2012-gold": lambda: hoo2012.parse(hoo_source, PROLOG + b"<HOO><edits/></HOO>"),
+        "fce": lambda: list(fce.parse(PROLOG + b"<learner><p>Hi.</p></learner>", "x.xml")),
+    }
+    if reader == "imeasure-gold":
+        from typer.testing import CliRunner
+
+        from gecformats.cli import app
+
+        from conftest import FIXTURES
+
+        original = (FIXTURES / "imeasure" / "gold.xml").read_bytes()
+        gold = tmp_path / "gold.xml"
+        gold.write_bytes(PROLOG + original[original.index(b"?>") + 2:])
+        hyp = FIXTURES / "imeasure" / "sys.txt"
+        result = CliRunner().invoke(app, ["imeasure", str(hyp), "--gold", str(gold)])
+        plain = CliRunner().invoke(app, ["imeasure", str(hyp), "--gold",
+                                         str(FIXTURES / "imeasure" / "gold.xml")])
+        assert result.exit_code == 0
+        assert result.stdout.replace(str(gold), "G") == plain.stdout.replace(
+            str(FIXTURES / "imeasure" / "gold.xml"), "G")
+        calls[reader] = lambda: CliRunner().invoke(
+            app, ["imeasure", str(hyp), "--gold", str(gold), "--gold-format", "ixml"])
+    assert _timed(calls[reader]) < 1.0

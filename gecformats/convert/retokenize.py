@@ -302,7 +302,10 @@ def to_sentences(
     for k, sent in enumerate(sents, 1):
         report.sentences += 1
         present = ids + [a for a in partial if any(e.annotator == a for e in sent.char_edits)]
-        annotators = {a: tuple(e for e in sent.edits if e.annotator == a) for a in present}
+        by_annotator: dict[int, list[Edit]] = {}  # linear in annotators + edits (issue 22)
+        for e in sent.edits:
+            by_annotator.setdefault(e.annotator, []).append(e)
+        annotators = {a: tuple(by_annotator.get(a, ())) for a in present}
         origin = {a: a for a in annotators}
         if mapping == "conll":
             annotators, origin = _conll_annotators(sent, annotators, report, doc_id)
@@ -698,20 +701,29 @@ def _check(
         report.add("inconsistent", {**case, "reason": sent.broken})
         return
     ss, se = sent.span.start, sent.span.end
+    own_edits: dict[int, list[Edit]] = {}
+    for e in sent.char_edits:
+        own_edits.setdefault(e.annotator, []).append(e)
+    # annotators with the same character edits (typically none: hundreds of empty BEA
+    # annotators) are tokenized once, so the check is linear in the annotators
+    tokenized: dict[tuple[Any, ...], tuple[str, ...]] = {}
     for annotator in sentence.annotators or (0,):
         clipped = []
         own = origin.get(annotator, annotator) if origin else annotator
-        for e in sent.char_edits:
-            if e.annotator == own:
-                a = min(max(e.start, ss), se) - ss
-                b = max(min(e.end, se), ss) - ss
-                clipped.append(make_edit(a, b, e.corrections, e.type, e.required, e.comment, 0))
-        try:
-            expected = tuple(t.text for t in
-                             tok.tokenize("".join(apply_edits(sent.span.text, clipped))))
-        except ValueError:
-            report.add("inconsistent", {**case, "reason": "overlapping edits in the input"})
-            return
+        for e in own_edits.get(own, ()):
+            a = min(max(e.start, ss), se) - ss
+            b = max(min(e.end, se), ss) - ss
+            clipped.append(make_edit(a, b, e.corrections, e.type, e.required, e.comment, 0))
+        key = tuple((e.start, e.end, e.corrections) for e in clipped)
+        expected = tokenized.get(key)  # type: ignore[assignment]
+        if expected is None:
+            try:
+                expected = tuple(t.text for t in
+                                 tok.tokenize("".join(apply_edits(sent.span.text, clipped))))
+            except ValueError:
+                report.add("inconsistent", {**case, "reason": "overlapping edits in the input"})
+                return
+            tokenized[key] = expected
         try:
             got = apply_edits(sentence.source, sentence.annotators.get(annotator, ()))
         except ValueError:

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from gecformats.errors import GecFormatError
-from gecformats.io import atomic_output, text_lines
+from gecformats.io import atomic_output, string_lines, text_lines
 from gecformats.model import MAX_ANNOTATORS, Document, Edit, make_edit
 from gecformats.report import Report
 
@@ -40,7 +40,8 @@ ANNOTATORS = 1000
 """How many annotators a file can hold (converting M2 to this format keeps every one)."""
 
 MAX_LINE = 50_000_000
-"""The most characters one line (one essay) may have."""
+"""Kept for compatibility: the line cap of every line reader, :data:`gecformats.io.MAX_LINE`
+(10 MiB), is lower and applies first."""
 
 _KNOWN = ("text", "edits")
 
@@ -63,16 +64,13 @@ def read(source: str | os.PathLike[str]) -> Iterator[Document]:
 
 def parse(text: str, name: str = "<string>") -> Iterator[Document]:
     """The essays of BEA-2019 JSON ``text`` (see :func:`read`)."""
-    yield from _documents(iter(text.splitlines(keepends=True)), name)
+    yield from _documents(string_lines(text, name), name)
 
 
 def _documents(lines: Iterator[str], name: str) -> Iterator[Document]:
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        if len(line) > MAX_LINE:
-            raise GecFormatError(f"a line of more than {MAX_LINE:,} characters", name, lineno,
-                                 "too-large")
         yield _document(line, name, lineno)
 
 
@@ -92,8 +90,11 @@ def _document(line: str, name: str, lineno: int) -> Document:
     groups = obj.get("edits", [])
     if not isinstance(groups, list):
         raise fail("'edits' must be a list of [annotator, [edit, ...]]")
+    if len(groups) > MAX_ANNOTATORS:
+        raise fail(f"{len(groups):,} annotator entries in one essay; at most "
+                   f"{MAX_ANNOTATORS:,} (model.MAX_ANNOTATORS applies per document)", "too-large")
     edits: list[Edit] = []
-    annotators: list[int] = []
+    annotators: set[int] = set()
     for group in groups:
         if not (isinstance(group, list) and len(group) == 2 and isinstance(group[1], list)):
             raise fail(f"an 'edits' entry must be [annotator, [edit, ...]], not {str(group)[:40]}")
@@ -102,8 +103,7 @@ def _document(line: str, name: str, lineno: int) -> Document:
                 or not 0 <= annotator < MAX_ANNOTATORS:
             raise fail(f"annotator {annotator!r} is not an id from 0 to {MAX_ANNOTATORS - 1}",
                        "bad-annotator")
-        if annotator not in annotators:
-            annotators.append(annotator)
+        annotators.add(annotator)
         for raw in group[1]:
             edits.append(_edit(raw, text, annotator, fail))
     meta = {"annotators": ",".join(map(str, sorted(annotators) or [0]))}
@@ -152,10 +152,13 @@ def to_json(document: Document, report: Report | None = None) -> str:
     listed = document.meta.get("annotators")
     ids = [int(a) for a in listed.split(",")] if listed else \
         sorted({e.annotator for e in document.edits}) or [0]
+    by_annotator: dict[int, list[Edit]] = {}
+    for e in document.edits:
+        by_annotator.setdefault(e.annotator, []).append(e)
     groups = []
     for annotator in ids:
         items = []
-        for e in (e for e in document.edits if e.annotator == annotator):
+        for e in by_annotator.get(annotator, ()):
             if len(e.corrections) > 1 and report is not None:
                 report.drop("alternatives", f"{document.id}: {e.start}-{e.end}")
             correction = "".join(e.corrections[0]) if e.corrections else None

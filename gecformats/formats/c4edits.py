@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from gecformats.errors import GecFormatError, UsageError
-from gecformats.io import atomic_output, text_lines
+from gecformats.io import atomic_output, string_lines, text_lines
 from gecformats.model import MAX_DIGITS, Parallel
 from gecformats.report import Report
 
@@ -68,8 +68,8 @@ def read(source: str | os.PathLike[str], *, text: str | os.PathLike[str] | None 
 
 def parse(edits: str, sentences: str) -> Iterator[Parallel]:
     """The pairs of an edit file's and a text file's contents (see :func:`read`)."""
-    yield from _pairs(iter(edits.splitlines(keepends=True)),
-                      iter(sentences.splitlines(keepends=True)), "<edits>", "<text>")
+    yield from _pairs(string_lines(edits, "<edits>"),
+                      string_lines(sentences, "<text>"), "<edits>", "<text>")
 
 
 def _edit_lines(lines: Iterator[str], name: str) -> Iterator[tuple[str, Edit4]]:

@@ -47,7 +47,7 @@ from contextlib import ExitStack
 from typing import Any
 
 from gecformats.errors import GecFormatError, UsageError
-from gecformats.io import source_name, text_lines
+from gecformats.io import source_name, string_lines, text_lines
 from gecformats.model import MAX_DIGITS, Edit, Sentence, make_edit
 from gecformats.report import Report
 
@@ -96,9 +96,9 @@ def read(source: str | os.PathLike[str],
 
 def parse(conll: str, *annotations: Iterable[str] | str) -> Iterator[Sentence]:
     """The sentences of ``.conll`` text and its annotations (texts or iterables of lines)."""
-    streams = [_mistakes(iter(a.splitlines(keepends=True)) if isinstance(a, str) else iter(a),
+    streams = [_mistakes(string_lines(a, f"<annotation {k}>") if isinstance(a, str) else iter(a),
                          f"<annotation {k}>") for k, a in enumerate(annotations)]
-    yield from _sentences(iter(conll.splitlines(keepends=True)), "<conll>", streams,
+    yield from _sentences(string_lines(conll, "<conll>"), "<conll>", streams,
                           [f"<annotation {k}>" for k in range(len(annotations))])
 
 

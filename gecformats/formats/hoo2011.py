@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from dataclasses import replace as dc_replace
 from pathlib import Path
 
 from lxml import etree
@@ -101,7 +102,8 @@ def parse(
     """Parse one HOO 2011 document from the bytes of its text and gold files.
 
     Args:
-        text: the text file's bytes (UTF-8).
+        text: the text file's bytes (UTF-8; CRLF line ends are read as LF, as in the gold
+            XML, so offsets count one byte per line end; a lone CR is kept).
         gold: the gold edit XML's bytes.
         id: the document id (``"1005"``).
         text_name, gold_name: the file names for error messages.
@@ -110,7 +112,8 @@ def parse(
         The document, edits in file order with character offsets.
 
     Raises:
-        GecFormatError: the text is not UTF-8, the XML is unsafe or malformed, an element or
+        GecFormatError: the text is not UTF-8 or larger than :data:`xmlsafe.MAX_BYTES`,
+            the XML is unsafe or malformed, an element or
             attribute is wrong, or an offset is out of range or inside a multi-byte
             character (file, line and edit index are named).
     """
@@ -138,6 +141,13 @@ def parse_checked(
         ``(document, lines)``: the document and the source line of each of its edits.
     """
     gold_name = gold_name or "<gold>"
+    if len(text) > xmlsafe.MAX_BYTES:
+        raise GecFormatError(f"the text is larger than {xmlsafe.MAX_BYTES} bytes",
+                             text_name or "<text>", None, "too-large")
+    # CRLF reads as LF, as the XML parser reads the gold's: a CRLF copy of a document reads
+    # as the document (offsets count one byte per line end).  A lone CR stays a character
+    # (one byte either way, and the writer keeps it: a text holding one round-trips)
+    text = text.replace(b"\r\n", b"\n")
     decoded = decode_text(text, text_name or "<text>")
     to_char = _byte_to_char(decoded, len(text))
     root = xmlsafe.parse(gold, name=gold_name)
@@ -260,7 +270,7 @@ def read_document(
         if gold_path is None:
             raise GecFormatError(f"no gold file {id}{GOLD_SUFFIX} beside the text or in ../Gold/",
                                  str(text_path))
-    return parse(text_path.read_bytes(), read_limited(gold_path), id=id,
+    return parse(read_limited(text_path), read_limited(gold_path), id=id,
                  text_name=str(text_path), gold_name=os.fspath(gold_path))
 
 
@@ -283,7 +293,7 @@ def read(source: str | os.PathLike[str]) -> Iterator[Document]:
     """
     for id, text_path, gold_path in pair_files(source, TEXT_SUFFIX, "HOO 2011", strict=True):
         assert text_path is not None and gold_path is not None
-        yield parse(text_path.read_bytes(), read_limited(gold_path), id=id,
+        yield parse(read_limited(text_path), read_limited(gold_path), id=id,
                     text_name=str(text_path), gold_name=str(gold_path))
 
 
@@ -296,8 +306,8 @@ def dumps(document: Document) -> str:
 
     ``<?xml version="1.0" ?>``, root ``<edits>``, two-space indentation, ``<edit>``
     attributes in alphabetical order, ``<corrections>`` then ``<original>``, LF line ends.
-    Offsets are written as UTF-8 byte offsets; ``<original>`` is the text at the offsets
-    (not a stored original).  An edit without ``hoo.index`` gets ``<id>-<k>`` (``k`` its
+    Offsets are written as UTF-8 byte offsets of the text as it is read back (CRLF as LF,
+    see :func:`lf_text`); ``<original>`` is the text at the offsets (not a stored original).  An edit without ``hoo.index`` gets ``<id>-<k>`` (``k`` its
     1-based position, four digits).
 
     Raises:
@@ -309,6 +319,7 @@ def dumps(document: Document) -> str:
         lines.append("<edits/>")
         return "\n".join(lines) + "\n"
     lines.append("<edits>")
+    document = lf_text(document)
     to_byte = char_to_byte(document.text)
     for k, edit in enumerate(document.edits, 1):
         _check_span(edit, document.text, document.id)
@@ -370,6 +381,10 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str], *, text: 
                 report.drop("paragraph breaks", f"document {id}: {len(document.breaks)}",
                             len(document.breaks))
             report_edit_losses(document, report)
+            crlf = document.text.count("\r\n")
+            if crlf:
+                report.drop("CRLF line ends (written as LF)", f"document {id}: {crlf}", crlf)
+                document = lf_text(document)
             xml = dumps(document)
             with atomic_output(gold_dir / f"{id}{GOLD_SUFFIX}") as fh:
                 fh.write(xml)
@@ -378,6 +393,25 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str], *, text: 
                     fh.write(document.text)
             report.sentences += 1
     return report
+
+
+def lf_text(document: Document) -> Document:
+    """``document`` with each CRLF of its text made LF and the edits' offsets moved to
+    match: the reader reads a text's CRLF as LF, so this is the document a written text
+    reads back as.  The document itself when its text has no CRLF."""
+    text = document.text
+    if "\r\n" not in text:
+        return document
+    import bisect
+
+    crs = [i for i in range(len(text) - 1) if text[i] == "\r" and text[i + 1] == "\n"]
+
+    def moved(offset: int) -> int:
+        return offset - bisect.bisect_left(crs, offset)  # the CRs of CRLFs before it
+
+    edits = tuple(dc_replace(e, start=moved(e.start), end=moved(e.end)) for e in document.edits)
+    return document.replace(text=text.replace("\r\n", "\n"), edits=edits,
+                            breaks=tuple(moved(b) for b in document.breaks))
 
 
 def default_index(id: str | None, k: int) -> str:

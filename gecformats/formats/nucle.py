@@ -51,7 +51,7 @@ from dataclasses import replace
 from itertools import zip_longest
 
 from gecformats.errors import GecFormatError
-from gecformats.io import atomic_output, text_lines
+from gecformats.io import atomic_output, string_lines, text_lines
 from gecformats.model import MAX_DIGITS, Document, Edit, make_edit
 from gecformats.report import Report
 
@@ -184,7 +184,7 @@ def _first_line(doc: Document) -> int | None:
 
 def parse(text: str, *, annotator: int = 0, name: str = "<string>") -> Iterator[Document]:
     """The documents of NUCLE SGML ``text`` (see :func:`read`)."""
-    yield from _documents(iter(text.splitlines(keepends=True)), name, annotator)
+    yield from _documents(string_lines(text, name), name, annotator)
 
 
 def _documents(lines: Iterator[str], name: str, annotator: int) -> Iterator[Document]:

@@ -54,7 +54,7 @@ from typing import Any
 
 from gecformats import __version__
 from gecformats.errors import GecFormatError
-from gecformats.io import lockstep, open_binary, source_name
+from gecformats.io import binary_lines, lockstep, open_binary, source_name
 
 VERSIONS: dict[str, str] = {
     "2015": "24c806a",
@@ -701,7 +701,8 @@ def _lines(path: str | os.PathLike[str]) -> Iterator[Iterator[bytes]]:
     """A file's lines as bytes, split on ``\\n`` only (``.gz`` and ``-`` as in
     :func:`gecformats.io.open_binary`)."""
     with open_binary(path) as fh:
-        yield (raw[:-1] if raw.endswith(b"\n") else raw for raw in fh)
+        yield (raw[:-1] if raw.endswith(b"\n") else raw
+               for raw in binary_lines(fh, source_name(path)))
 
 
 def _lockstep(streams: Sequence[tuple[str, Iterator[Any]]]) -> Iterator[tuple[Any, ...]]:

@@ -28,7 +28,7 @@ from maxmatch import PY27_WHITESPACE, CorpusScorer, SentenceChoice, SentenceResu
 from gecformats import __version__
 from gecformats.errors import GecFormatError
 from gecformats.formats import m2
-from gecformats.io import lockstep, numbered_lines, open_binary, source_name
+from gecformats.io import binary_lines, lockstep, numbered_lines, open_binary, source_name
 from gecformats.metrics.modes import ModeScorer, optional_spans
 from gecformats.model import Sentence
 
@@ -269,10 +269,12 @@ def read_hypothesis(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
     ``\\n`` only: a final line without ``\\n`` is a line, a file ending in ``\\n\\n`` has one
     extra empty line.  Each line is decoded as strict UTF-8; a CR before the ``\\n`` stays on
     the line (the tokeniser and :func:`strip_hypothesis` drop it).  A byte-order mark is kept:
-    the reference glues it to the first token.
+    the reference glues it to the first token.  A CR-only file is one line (as for the
+    reference), so its count differs from the gold's.
 
     Raises:
-        GecFormatError: a line is not valid UTF-8 (``FILE:LINE: message``).
+        GecFormatError: a line is not valid UTF-8 or longer than
+            :data:`gecformats.io.MAX_LINE` bytes (``FILE:LINE: message``).
         OSError: the file cannot be opened.
     """
     with open_binary(path) as fh:
@@ -280,7 +282,7 @@ def read_hypothesis(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
 
 
 def _decoded(fh: IO[bytes], name: str) -> Iterator[tuple[int, str]]:
-    for number, raw in enumerate(fh, 1):  # binary files split on b"\n" only
+    for number, raw in enumerate(binary_lines(fh, name), 1):  # split on b"\n" only
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
