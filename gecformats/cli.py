@@ -129,6 +129,7 @@ class Metric(str, Enum):
 
 class HypTokenizer(str, Enum):
     en = "en"
+    zh = "zh"
 
 
 class SegmentMode(str, Enum):
@@ -541,7 +542,8 @@ def score(
     ),
     tokenize: Optional[HypTokenizer] = typer.Option(
         None, "--tokenize", help="en: the hypotheses are raw English; tokenize them like the "
-        "CoNLL gold (nltk Penn Treebank words) before scoring (recorded in the signature)."
+        "CoNLL gold (nltk Penn Treebank words) before scoring (recorded in the signature). zh: "
+        "raw Chinese against a gold made by `convert --tokenizer zh` (jieba, the same words)."
     ),
     per_type: bool = typer.Option(
         False, "--per-type", help="Also give, per gold error type, the gold edits, the matched "
@@ -623,8 +625,9 @@ def score(
     ),
     segment_map: Optional[str] = typer.Option(
         None, "--segment-map", metavar="PAIRS",
-        help="With --segment project: characters to replace, as pairs FROM TO (default "
-        "'：:；;（(）)', what PKUNLP changed in the NLPCC 2018 gold; '' for none).",
+        help="With --segment project: characters to replace, as pairs FROM TO ('' for none). "
+        "Default: the pairs of '：:；;（(）)' (what PKUNLP changed in the NLPCC 2018 gold) that "
+        "the gold's sources show: TO present, FROM never.",
     ),
     engine: EngineName = typer.Option(
         EngineName.local, "--engine", help="local, or dask: the alignments on a Dask cluster "
