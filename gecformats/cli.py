@@ -905,9 +905,11 @@ def gleu(
     ),
     mixed: bool = typer.Option(False, "--mixed", help="With --gold: all mixed references, not one per annotator."),
     absent: Absent = typer.Option(
-        Absent("source"), "--absent", help="With --gold: what an annotator missing from a sentence "
+        Absent("auto"), "--absent", help="With --gold: what an annotator missing from a sentence "
         "where another made edits gets: the source, or the first annotator's correction "
-        "('first', right for the CoNLL-2014 combined file, which omits duplicate lists)."
+        "('first', right for the CoNLL-2014 combined file, which omits duplicate lists). "
+        "auto: 'first' for a file that writes noop lines beside other annotators' edits (as "
+        "that file), else 'source'; the note says which."
     ),
     max_references: int = typer.Option(
         10_000, "--max-references", help="With --mixed: the most references used per sentence (reported)."
