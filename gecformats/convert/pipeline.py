@@ -21,6 +21,7 @@ from typing import Any
 
 from gecformats.convert import extract
 from gecformats import formats
+from gecformats.formats import tsv
 from gecformats.convert.chars import sentences_to_chars
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.convert.extract import ExtractionReport
@@ -166,6 +167,7 @@ def convert(
                            None if getattr(writer, "ANNOTATORS", 1) > 1 else 0)
     elif units == ("text", "token"):
         conversion = ExtractionReport()
+        items = tsv.checked_references(items, reader.NAME, source, conversion)
         if simplify:
             items = _simplified(items, conversion)
         if engine is not None and shards is None and writer.NAME == "m2":
