@@ -484,8 +484,13 @@ def refs(
     ),
     max: Optional[int] = typer.Option(
         None, "--max", min=1,
-        help="At most N distinct references per sentence; with --count, enumerate at most N "
-        "combinations for an exact count (default 1,000,000).",
+        help="With --count, enumerate at most N combinations for an exact count (default "
+        "1,000,000); without it, the same as --max-references.",
+    ),
+    max_references: Optional[int] = typer.Option(
+        None, "--max-references", min=0, metavar="N",
+        help="At most N distinct references per sentence (default 10,000, as gleu; 0 for "
+        "all); the sentences cut are reported.",
     ),
     output_format: RefsFormat = typer.Option(
         RefsFormat.lines, "--format",
@@ -503,18 +508,24 @@ def refs(
     Sentence ids are those of the XML, or 1-based for M2. Nothing is written to a file
     unless the whole input was read.
     """
-    from gecformats.convert.refs import capped_note, read as read_loci, write_references
+    from gecformats.convert.refs import (DEFAULT_REFERENCES, Count, capped_note,
+                                         read as read_loci, write_references)
 
-    capped: list[tuple[str | None, int]] = []
+    if max_references is not None and (counts or max is not None):
+        raise typer.BadParameter("caps the references written: not with --count or --max",
+                                 param_hint="'--max-references'")
+    limit = max_references if max_references is not None else max
+    capped: list[tuple[str | None, Count]] = []
     with user_errors():
         from_format = from_format or formats.infer_input(
             input, f"gecformats refs {input} --from {{format}}")
         sentences = read_loci(input, from_format, grouping.value)
         with atomic_output(output) as fh:
-            write_references(sentences, fh, mix=mix, max=max, format=output_format.value,
+            write_references(sentences, fh, mix=mix, max=limit, format=output_format.value,
                              counts=counts, capped=capped)
-    for sentence_id, combinations in capped:
-        typer.echo(f"gecformats: {capped_note(sentence_id, combinations)}", err=True)
+    if capped:
+        note = capped_note(capped, DEFAULT_REFERENCES if limit is None else limit)
+        typer.echo(f"gecformats: note: {note}", err=True)
 
 
 @app.command()
