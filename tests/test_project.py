@@ -400,3 +400,11 @@ def test_nlpcc_training_sample_gold_built_with_jieba(tmp_path: Path) -> None:
     assert projected.f > 0.95  # 0.92 with the NLPCC map; projection itself is approximate
     # the PKUNLP gold keeps the whole map
     assert gold_map(Lexicon.from_m2(shared_file(f"{NLPCC}/gold.01.m2")).source_characters) == dict(NLPCC_MAP)
+
+
+def test_tokenize_zh_against_a_gold_segmented_otherwise_warns() -> None:
+    code, out, err = _score(PROJECT / "corrected.txt", "--gold", GOLD, "--tokenize", "zh")
+    assert code == 0 and "|segment:tokenize+zh-jieba-" in out
+    assert "the gold's sources are not jieba's words" in err and "--segment project" in err
+    code, _, err = _score(PROJECT / "corrected.txt", "--gold", GOLD, "--tokenize", "zh", "--strict")
+    assert code == 1 and "not jieba's words" in err

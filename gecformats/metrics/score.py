@@ -461,6 +461,8 @@ class Scoring:
         elif self.tokenizer is not None:
             tokens = [t.text for t in self.tokenizer.tokenize(line)]
             shown = " ".join(tokens)
+            if self.tokenizer.name == "zh":
+                self.check.add_source(sentence.source)
         else:
             tokens = split_hypothesis(line)
             shown = strip_hypothesis(line)
@@ -542,7 +544,16 @@ class Scoring:
         tokenized gold, unsegmented Chinese against a segmented one), each with the command
         that fixes it; empty when it looks right.  Only after the iteration."""
         fix = f"gecformats score {self.hypothesis} --gold {self.gold}"
-        return self.check.warnings(self.hypothesis, fix)
+        out = self.check.warnings(self.hypothesis, fix)
+        if self.tokenizer is not None and self.tokenizer.name == "zh" and self.check.zh_sources:
+            from gecformats.convert.project import tokenizer_fits
+
+            if not tokenizer_fits(self.check.zh_sources, "zh"):
+                out.append(f"{self.hypothesis}: the gold's sources are not jieba's words (not a "
+                           "gold made by `gecformats convert --tokenizer zh`), so --tokenize zh "
+                           "turns differences of segmentation into edits and its score would be "
+                           f"too low; segment it like the gold: {fix} --segment project")
+        return out
 
 
 SCORE_CHUNK = 64
@@ -594,6 +605,13 @@ class InputCheck:
         self.zh_sources: list[tuple[str, ...]] = []
         """The first Chinese gold sources seen: how the gold was segmented (the fix)."""
 
+    def add_source(self, source: Sequence[str]) -> None:
+        """Keep a gold source of Chinese text among :attr:`zh_sources` (up to
+        :data:`ZH_SAMPLE`), to tell how the gold was segmented."""
+        if len(self.zh_sources) < ZH_SAMPLE and len(source) >= 3 \
+                and _CJK.search("".join(source[:3])):
+            self.zh_sources.append(tuple(source))
+
     def add(self, source: Sequence[str], hypothesis: Sequence[str]) -> None:
         """Look at one sentence: its gold source tokens and the hypothesis tokens."""
         marks = _GLUE.intersection(source)
@@ -606,8 +624,7 @@ class InputCheck:
                 self.glue_example = self.glue_example or glued
         if len(source) >= 3 and _CJK.search("".join(source[:3])):
             self.zh_seen += 1
-            if len(self.zh_sources) < ZH_SAMPLE:
-                self.zh_sources.append(tuple(source))
+            self.add_source(source)
             if len(hypothesis) == 1 and len(hypothesis[0]) >= 5:
                 self.unsegmented += 1
                 self.zh_example = self.zh_example or hypothesis[0][:12]
