@@ -265,7 +265,8 @@ def convert(
         None, "--absent", help="M2 → text: what an annotator absent from a sentence gets: the "
         "source, the first present annotator's correction ('first', right for the CoNLL-2014 "
         "combined file), or nothing ('skip', nlpcc only). Default: parallel and tsv "
-        "write the source, nlpcc leaves it out.",
+        "write the source, or 'first' for a file that writes noop lines beside other "
+        "annotators' edits (as that file); nlpcc leaves it out.",
     ),
     types: Optional[EditTypes] = typer.Option(
         None, help="Text → M2: edit type names (errant: M/U/R/R:WO, the default for en and "

@@ -184,10 +184,17 @@ def convert(
     elif units == ("token", "text"):
         conversion = ExtractionReport()
         known: set[int] = set()
-        if absent in ("source", "first") and isinstance(source, (str, os.PathLike)) \
-                and os.fspath(source) != "-":
-            # a first pass, so that an annotator first seen late is filled from sentence 1
-            known = {k for s in reader.read(source, **read_options) for k in s.annotators if k >= 0}
+        if (absent in ("source", "first") or absent is None and writer.NAME in ("parallel", "tsv")) \
+                and isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
+            # a first pass, so that an annotator first seen late is filled from sentence 1;
+            # by default, 'first' for a file whose noop lines show that a missing annotator
+            # did not mean "no change" (the CoNLL-2014 combined file), else the source
+            explicit = False
+            for s in itertools.chain.from_iterable(reader.read(f, **read_options) for f in files):
+                known.update(k for k in s.annotators if k >= 0)
+                explicit = explicit or extract.noop_beside_edits(s)
+            if absent is None and explicit:
+                absent, conversion.absent_policy = "first", extract.AUTO_FIRST
         items = extract.parallels(items, alternative=alternative,
                                   joiner=extract.joiner_for(tokenizer), report=conversion,
                                   absent=absent, annotators=known, engine=engine, total=total)

@@ -747,7 +747,7 @@ def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | 
         yield from _mixed_references(gold, gold_format, max_references, notes)
         return
     from gecformats import formats
-    from gecformats.convert.extract import ExtractionReport, to_parallel
+    from gecformats.convert.extract import ExtractionReport, noop_beside_edits, to_parallel
 
     modules = [formats.get(gold_format or formats.infer(g)) for g in gold]
     for g, module in zip(gold, modules):
@@ -764,9 +764,7 @@ def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | 
         explicit = False
         for sentence in module.read(g):
             seen.update(k for k in sentence.annotators if k >= 0)
-            if not explicit and len(sentence.annotators) > 1:
-                lists = [bool(edits) for k, edits in sentence.annotators.items() if k >= 0]
-                explicit = any(lists) and not all(lists)
+            explicit = explicit or noop_beside_edits(sentence)
         ids.append(sorted(seen) or [0])
         autos.append("first" if explicit else "source")
         policies.append(absent if absent != "auto" else autos[-1])
