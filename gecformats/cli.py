@@ -161,6 +161,7 @@ class Metric(str, Enum):
 
 class HypTokenizer(str, Enum):
     en = "en"
+    zh = "zh"
 
 
 class SegmentMode(str, Enum):
@@ -296,7 +297,8 @@ def convert(
         None, "--absent", help="M2 → text: what an annotator absent from a sentence gets: the "
         "source, the first present annotator's correction ('first', right for the CoNLL-2014 "
         "combined file), or nothing ('skip', nlpcc only). Default: parallel and tsv "
-        "write the source, nlpcc leaves it out.",
+        "write the source, or 'first' for a file that writes noop lines beside other "
+        "annotators' edits (as that file); nlpcc leaves it out.",
     ),
     types: Optional[EditTypes] = typer.Option(
         None, help="Text → M2: edit type names (errant: M/U/R/R:WO, the default for en and "
@@ -532,8 +534,13 @@ def refs(
     ),
     max: Optional[int] = typer.Option(
         None, "--max", min=1,
-        help="At most N distinct references per sentence; with --count, enumerate at most N "
-        "combinations for an exact count (default 1,000,000).",
+        help="With --count, enumerate at most N combinations for an exact count (default "
+        "1,000,000); without it, the same as --max-references.",
+    ),
+    max_references: Optional[int] = typer.Option(
+        None, "--max-references", min=0, metavar="N",
+        help="At most N distinct references per sentence (default 10,000, as gleu; 0 for "
+        "all); the sentences cut are reported.",
     ),
     output_format: RefsFormat = typer.Option(
         RefsFormat.lines, "--format",
@@ -551,18 +558,24 @@ def refs(
     Sentence ids are those of the XML, or 1-based for M2. Nothing is written to a file
     unless the whole input was read.
     """
-    from gecformats.convert.refs import capped_note, read as read_loci, write_references
+    from gecformats.convert.refs import (DEFAULT_REFERENCES, Count, capped_note,
+                                         read as read_loci, write_references)
 
-    capped: list[tuple[str | None, int]] = []
+    if max_references is not None and (counts or max is not None):
+        raise typer.BadParameter("caps the references written: not with --count or --max",
+                                 param_hint="'--max-references'")
+    limit = max_references if max_references is not None else max
+    capped: list[tuple[str | None, Count]] = []
     with user_errors():
         from_format = from_format or formats.infer_input(
             input, f"gecformats refs {input} --from {{format}}", ("ixml", "m2", "conll"))
         sentences = read_loci(input, from_format, grouping.value)
         with atomic_output(output) as fh:
-            write_references(sentences, fh, mix=mix, max=max, format=output_format.value,
+            write_references(sentences, fh, mix=mix, max=limit, format=output_format.value,
                              counts=counts, capped=capped)
-    for sentence_id, combinations in capped:
-        typer.echo(f"gecformats: {capped_note(sentence_id, combinations)}", err=True)
+    if capped:
+        note = capped_note(capped, DEFAULT_REFERENCES if limit is None else limit)
+        typer.echo(f"gecformats: note: {note}", err=True)
 
 
 @app.command()
@@ -590,7 +603,8 @@ def score(
     ),
     tokenize: Optional[HypTokenizer] = typer.Option(
         None, "--tokenize", help="en: the hypotheses are raw English; tokenize them like the "
-        "CoNLL gold (nltk Penn Treebank words) before scoring (recorded in the signature)."
+        "CoNLL gold (nltk Penn Treebank words) before scoring (recorded in the signature). zh: "
+        "raw Chinese against a gold made by `convert --tokenizer zh` (jieba, the same words)."
     ),
     per_type: bool = typer.Option(
         False, "--per-type", help="Also give, per gold error type, the gold edits, the matched "
@@ -674,8 +688,9 @@ def score(
     ),
     segment_map: Optional[str] = typer.Option(
         None, "--segment-map", metavar="PAIRS",
-        help="With --segment project: characters to replace, as pairs FROM TO (default "
-        "'：:；;（(）)', what PKUNLP changed in the NLPCC 2018 gold; '' for none).",
+        help="With --segment project: characters to replace, as pairs FROM TO ('' for none). "
+        "Default: the pairs of '：:；;（(）)' (what PKUNLP changed in the NLPCC 2018 gold) that "
+        "the gold's sources show: TO present, FROM never.",
     ),
     engine: EngineName = typer.Option(
         EngineName.local, "--engine", help="local, or dask: the alignments on a Dask cluster "
@@ -968,9 +983,11 @@ def gleu(
     ),
     mixed: bool = typer.Option(False, "--mixed", help="With --gold: all mixed references, not one per annotator."),
     absent: Absent = typer.Option(
-        Absent("source"), "--absent", help="With --gold: what an annotator missing from a sentence "
+        Absent("auto"), "--absent", help="With --gold: what an annotator missing from a sentence "
         "where another made edits gets: the source, or the first annotator's correction "
-        "('first', right for the CoNLL-2014 combined file, which omits duplicate lists)."
+        "('first', right for the CoNLL-2014 combined file, which omits duplicate lists). "
+        "auto: 'first' for a file that writes noop lines beside other annotators' edits (as "
+        "that file), else 'source'; the note says which."
     ),
     max_references: int = typer.Option(
         10_000, "--max-references", help="With --mixed: the most references used per sentence (reported)."

@@ -610,3 +610,70 @@ def test_absent_first_reproduces_the_conll_2014_reference_files(tmp_path: Path) 
     out = tmp_path / "out"
     assert run("convert", combined, out, "--to", "parallel", "--absent", "first")[0] == 0
     assert (out / "annotator-1.txt").read_bytes() == ref1.read_bytes()
+
+
+# ------------------------------------------------------------- a missing reference (issue 22)
+
+
+def test_parallel_without_ref_is_an_error(tmp_path: Path) -> None:
+    """`convert src x.m2 --from parallel` with no --ref wrote a noop block per line."""
+    out = tmp_path / "x.m2"
+    code, _, err = run("convert", EN_SRC, out, "--from", "parallel")
+    assert code == 2 and "--ref REF" in err and not out.exists()
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "source.txt").write_text(EN_SRC.read_text())
+    code, _, err = run("convert", folder, out, "--from", "parallel")
+    assert code == 1 and "no annotator-<k>.txt" in err and not out.exists()
+    assert run("convert", EN_SRC, out, "--from", "parallel", "--ref", EN_REF0)[0] == 0
+
+
+def test_tsv_without_any_reference_column_is_an_error(tmp_path: Path) -> None:
+    sources = tmp_path / "sources.tsv"
+    sources.write_text("He go home .\nShe is here .\n")
+    out = tmp_path / "x.m2"
+    code, _, err = run("convert", sources, out, "--tokenizer", "space")
+    assert code == 1 and "sources.tsv:1: no line has a reference column" in err
+    assert not out.exists()
+
+
+def test_tsv_lines_without_a_reference_are_counted(tmp_path: Path) -> None:
+    """Some lines without a reference column (a sentence judged correct, as gecformats'
+    own tsv writes an M2 sentence without A lines) and empty reference fields are extracted
+    as before, and counted in the summary."""
+    data = tmp_path / "some.tsv"
+    data.write_text("He go home .\tHe goes home .\nShe is here .\nIt rain .\t\n")
+    out = tmp_path / "x.m2"
+    code, _, err = run("convert", data, out, "--tokenizer", "space")
+    assert code == 0
+    assert "1 lines without a reference column: a noop annotator 0" in err
+    assert "1 empty references of a non-empty source: the whole sentence deleted" in err
+    blocks = out.read_text().split("\n\n")
+    assert blocks[1] == "S She is here .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
+
+
+def test_absent_default_follows_the_file(tmp_path: Path) -> None:
+    """Issue 22 item 7, M2 → text: a file that writes noop lines beside other annotators'
+    edits (the CoNLL-2014 combined file) gets 'first' by default; one without keeps the
+    source (test_absent_annotators_in_m2_to_text)."""
+    gold = tmp_path / "gold.m2"
+    gold.write_text(ABSENT_M2 + "S g h\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+                    "A 0 1|||X|||v|||REQUIRED|||-NONE-|||1\n\n")
+    out = tmp_path / "out"
+    code, _, err = run("convert", gold, out, "--to", "parallel")
+    assert code == 0
+    assert (out / "annotator-0.txt").read_text() == "x b\nz d\ne w\ng h\n"
+    assert (out / "annotator-1.txt").read_text() == "a y\nz d\ne w\nv h\n"
+    assert "2 references of annotators absent from a sentence (--absent auto: wrote the first" in err
+    code, _, err = run("convert", gold, tmp_path / "o.tsv", "--absent", "source")
+    assert code == 0 and (tmp_path / "o.tsv").read_text().splitlines()[1] == "c d\tc d\tz d"
+
+
+def test_combined_conll_gold_gives_the_reference_files_by_default(tmp_path: Path) -> None:
+    from conftest import shared_file
+
+    combined = shared_file("corpora/conll14/conll14st-test-data/noalt/official-2014.combined.m2")
+    ref1 = next(shared_file("corpora/gec-ranking").rglob("conll14.ref1.alledits.txt"))
+    out = tmp_path / "out"
+    assert run("convert", combined, out, "--to", "parallel")[0] == 0
+    assert (out / "annotator-1.txt").read_bytes() == ref1.read_bytes()

@@ -904,3 +904,46 @@ def test_generated_references_equal_the_alledits_files():
     generated = list(_gold_references(gold, None, False, 0, "source", notes))
     assert [refs for _, refs in generated] == [list(pair) for pair in zip(*texts)]
     assert notes == []
+
+
+# ================================================================== --absent auto (issue 22)
+
+NOOP_M2 = ABSENT_M2.replace("S k l m n o\n", "S k l m n o\n\nS p q r s t\n"
+                            "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+                            "A 0 1|||R:X|||P|||REQUIRED|||-NONE-|||1\n")
+
+
+def test_absent_auto_reads_the_file(tmp_path):
+    """A file that writes noop lines beside another annotator's edits (as the CoNLL-2014
+    combined file) did not mean "no change" by leaving an annotator out: auto takes 'first';
+    a file without them keeps 'source'."""
+    gold = write(tmp_path / "noop.m2", NOOP_M2)
+    hyp = write(tmp_path / "hyp.txt", "x b c d e\nf g h i j\nk l m n o\np q r s t\n")
+    auto = gleu_files(None, [hyp], gold=[gold], version="2015")
+    first = gleu_files(None, [hyp], gold=[gold], version="2015", absent="first")
+    source = gleu_files(None, [hyp], gold=[gold], version="2015", absent="source")
+    assert auto.results[0].score == first.results[0].score != source.results[0].score
+    assert "first annotator's correction (--absent auto" in auto.notes[0]
+    assert auto.signature.references == "annotators+absent-first"
+    assert "'first' policy, the default (auto) for this file" in source.notes[0]
+    plain = write(tmp_path / "absent.m2", ABSENT_M2)
+    hyp3 = write(tmp_path / "h3.txt", "x b c d e\nf g h i j\nk l m n o\n")
+    auto = gleu_files(None, [hyp3], gold=[plain], version="2015")
+    assert "taken as the source (--absent auto" in auto.notes[0]
+    assert auto.signature.references == "annotators+absent-source"
+
+
+def test_cli_gleu_combined_gold_restores_the_references():
+    """Issue 22 item 7: `gleu AMU --gold official-2014.combined.m2` gave 0.589812 (absent
+    annotator 1 taken as the source); the default now reads the file and gives the
+    original's all-references score."""
+    combined = shared_file(f"{NOALT}/official-2014.combined.m2")
+    amu = shared_file(f"{CONLL}/official_submissions/AMU")
+    code, out, err = cli(amu, "--gold", combined)
+    assert code == 0
+    assert out.splitlines()[0] == "AMU\t0.583256"
+    assert expected_scores("plus", None, "allrefs")["AMU"] == "0.583256"
+    assert "88 references" in err and "--absent auto" in err
+    assert "references:annotators+absent-first" in out
+    code, out, err = cli(amu, "--gold", combined, "--absent", "source")
+    assert code == 0 and out.splitlines()[0] == "AMU\t0.589812" and "'first' policy" in err

@@ -15,7 +15,7 @@ from gecformats.cli import app
 from gecformats.errors import GecFormatError
 from gecformats.formats import m2
 from gecformats.convert.project import (NLPCC_MAP, Lexicon, Projector, align, corrected_tokens, format_map,
-                                normalise, parse_map)
+                                gold_map, normalise, parse_map, tokenizer_fits)
 from gecformats.metrics.score import Scoring, score_files
 
 PROJECT = FIXTURES / "project"
@@ -322,3 +322,89 @@ def test_nlpcc_segmentation_agreement() -> None:
         same = sum(projector.project(s.source, line) == line.split()
                    for s, line in zip(sentences, lines))
         assert same / len(sentences) >= 0.94
+
+
+# ------------------------------------------------------------------ a gold gecformats built (issue 22)
+
+COLON = PROJECT / "colon.train"  # NLPCC training lines whose sources keep the full-width colon
+
+
+def _built_gold(train: Path, tmp_path: Path) -> tuple[Path, Path, Path]:
+    """``convert TRAIN gold.m2 --from nlpcc --tokenizer zh``, with the raw sources and the
+    raw first corrections (a perfect output) as hypothesis files."""
+    gold = tmp_path / "gold.m2"
+    result = CliRunner().invoke(app, ["convert", str(train), str(gold), "--from", "nlpcc",
+                                      "--tokenizer", "zh"])
+    assert result.exit_code == 0, result.stderr
+    rows = [line.split("\t") for line in train.read_text(encoding="utf-8").splitlines()]
+    source, perfect = tmp_path / "source.txt", tmp_path / "perfect.txt"
+    source.write_text("".join(r[2] + "\n" for r in rows), encoding="utf-8")
+    perfect.write_text("".join((r[3] if int(r[1]) else r[2]) + "\n" for r in rows), encoding="utf-8")
+    return gold, source, perfect
+
+
+def test_gold_map_follows_the_gold() -> None:
+    assert gold_map(set("注意:明天")) == dict(NLPCC_MAP)
+    assert gold_map(set("注意：明天(一)")) == {}  # one full-width character kept: no map
+    assert gold_map(set("注意明天")) == {}  # no evidence either way
+    assert gold_map(set("a;b"), {"；": ";"}) == {"；": ";"}
+    lexicon = Lexicon.from_m2(GOLD)
+    assert gold_map(lexicon.source_characters) == dict(NLPCC_MAP)
+
+
+def test_projection_against_a_gold_built_with_jieba(tmp_path: Path) -> None:
+    """Issue 22 item 6: the default map turned the gold's own `：` into `:`, so the unchanged
+    source proposed edits and a perfect output scored below 1."""
+    gold, source, perfect = _built_gold(COLON, tmp_path)
+    assert "：" in gold.read_text(encoding="utf-8")
+    code, out, _ = _score(source, "--gold", gold, "--segment", "project")
+    assert code == 0 and "0 correct, 0 proposed, 6 gold edits" in out
+    assert "|segment:project+zh-jieba-0.42.1+map-none|" in out
+    code, out, _ = _score(perfect, "--gold", gold, "--segment", "project")
+    assert code == 0 and out.splitlines()[2] == "F0.5       1.0000"
+    # asked for, the map still applies
+    code, out, _ = _score(source, "--gold", gold, "--segment", "project", "--segment-map", "：:")
+    assert code == 0 and "0 proposed" not in out
+
+
+def test_tokenize_zh_against_a_gold_built_with_jieba(tmp_path: Path) -> None:
+    gold, source, perfect = _built_gold(COLON, tmp_path)
+    code, out, err = _score(perfect, "--gold", gold, "--tokenize", "zh")
+    assert code == 0, err
+    assert out.splitlines()[:4] == ["Precision  1.0000", "Recall     1.0000", "F0.5       1.0000",
+                                    "6 correct, 6 proposed, 6 gold edits in 6 sentences"]
+    assert "|segment:tokenize+zh-jieba-" in out
+    code, out, _ = _score(source, "--gold", gold, "--tokenize", "zh")
+    assert code == 0 and "0 correct, 0 proposed" in out
+
+
+def test_unsegmented_warning_recommends_what_fits_the_gold(tmp_path: Path) -> None:
+    gold, source, _ = _built_gold(COLON, tmp_path)
+    code, _, err = _score(source, "--gold", gold)
+    assert code == 0
+    assert "--tokenize zh" in err and "--segment project" not in err
+    assert tokenizer_fits(s.source for s in m2.read(gold))
+    # a gold segmented otherwise (PKUNLP-like): projection
+    code, _, err = _score(PROJECT / "source.txt", "--gold", GOLD)
+    assert code == 0 and "--segment project" in err and "--tokenize zh" not in err
+    assert not tokenizer_fits(s.source for s in m2.read(GOLD))
+
+
+def test_nlpcc_training_sample_gold_built_with_jieba(tmp_path: Path) -> None:
+    """The original commands of issue 22 item 6 on the 73 NLPCC 2018 training lines."""
+    gold, source, perfect = _built_gold(shared_file(f"{NLPCC}/data.train.sample73.txt"), tmp_path)
+    unchanged = score_files(source, gold, segment="project")
+    assert unchanged.proposed == 0
+    assert score_files(perfect, gold, tokenize="zh").f == 1.0
+    projected = score_files(perfect, gold, segment="project")
+    assert projected.f > 0.95  # 0.92 with the NLPCC map; projection itself is approximate
+    # the PKUNLP gold keeps the whole map
+    assert gold_map(Lexicon.from_m2(shared_file(f"{NLPCC}/gold.01.m2")).source_characters) == dict(NLPCC_MAP)
+
+
+def test_tokenize_zh_against_a_gold_segmented_otherwise_warns() -> None:
+    code, out, err = _score(PROJECT / "corrected.txt", "--gold", GOLD, "--tokenize", "zh")
+    assert code == 0 and "|segment:tokenize+zh-jieba-" in out
+    assert "the gold's sources are not jieba's words" in err and "--segment project" in err
+    code, _, err = _score(PROJECT / "corrected.txt", "--gold", GOLD, "--tokenize", "zh", "--strict")
+    assert code == 1 and "not jieba's words" in err

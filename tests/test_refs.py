@@ -427,17 +427,22 @@ def test_write_references_counts() -> None:
     assert written(counts=True, format="tsv", mix=False).endswith("s1\t2\texact\ns2\t1\texact\n")
 
 
-def test_write_references_caps_at_default_max(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(refs, "DEFAULT_MAX", 3)
+def test_write_references_caps_at_default_references(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(refs, "DEFAULT_REFERENCES", 3)
     capped: list = []
     assert written(format="tsv", capped=capped) == (
         "s1\tHe goes home .\ns1\tHe goes home\ns1\tHe went home .\ns2\tFine .\n")
-    assert capped == [("s1", 4)]
+    assert capped == [("s1", Count(4, True, 4))]
     capped.clear()
     assert written(format="tsv", capped=capped, max=10).count("s1\t") == 4  # an explicit max
+    assert written(format="tsv", capped=capped, max=0).count("s1\t") == 4  # 0: all
     assert written(format="tsv", capped=capped, mix=False).count("s1\t") == 2
     assert capped == []
+    assert written(format="tsv", capped=capped, max=2).count("s1\t") == 2  # an explicit cap
+    assert capped == [("s1", Count(4, True, 4))]  # is reported too
+    capped.clear()
     # counts use DEFAULT_MAX as the enumeration limit
+    monkeypatch.setattr(refs, "DEFAULT_MAX", 3)
     assert written(counts=True, capped=capped) == "s1\t4\tbound\ns2\t1\texact\n"
 
 
@@ -533,19 +538,20 @@ def test_cli_refs_count_and_max() -> None:
         {"sentence": "3", "count": 2, "kind": "exact", "bound": 2},
     ]
     code, out, err = run("refs", SMALL, "--max", "2", "--format", "tsv")
-    assert code == 0 and err == ""
+    assert code == 0 and "1 sentence (1) had more than 2 distinct references" in err  # reported
     assert out == "".join(line + "\n" for line in TSV.splitlines() if line not in (
         "1\tHe went to school today .", "1\tHe went to school ."))
     assert run("refs", SMALL, "--max", "0")[0] == 2  # usage error
 
 
 def test_cli_refs_reports_the_default_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(refs, "DEFAULT_MAX", 3)
+    monkeypatch.setattr(refs, "DEFAULT_REFERENCES", 3)
     code, out, err = run("refs", SMALL, "--format", "tsv")
     assert code == 0
     assert out.count("1\t") == 3 and out.count("2\t") == 2
-    assert err == ("gecformats: sentence 1: 4 combinations; wrote at most the first 3 distinct "
-                   "references (choose another cap with --max)\n")
+    assert err == ("gecformats: note: 1 sentence (1) had more than 3 distinct references; "
+                   "wrote the first 3 of each (sentence 1 has 4); --max-references N for "
+                   "another cap, 0 for all\n")
     assert run("refs", SMALL, "--format", "tsv", "--max", "5") == (0, TSV, "")
 
 
@@ -625,3 +631,54 @@ def test_conll14_m2_imeasure_grouping_counts(refcounts) -> None:
 def test_conll14_ixml_counts(refcounts) -> None:
     sentences = list(refs.read(shared_file(CONLL_XML), "ixml"))
     check_against_refcounts(sentences, refcounts)
+
+
+# ---------------------------------------------------------------------------------------
+# the default cap (issue 22)
+
+
+def _many_loci_m2(tokens: int) -> str:
+    """One sentence whose every token two annotators correct differently: 2^tokens
+    references."""
+    words = [f"w{i}" for i in range(tokens)]
+    lines = ["S " + " ".join(words)]
+    for k in (0, 1):
+        lines += [f"A {i} {i + 1}|||R|||{w}{'xy'[k]}|||REQUIRED|||-NONE-|||{k}"
+                  for i, w in enumerate(words)]
+    return "\n".join(lines) + "\n\nS fine .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+
+
+def test_refs_caps_references_by_default(tmp_path: Path) -> None:
+    """`refs` wrote every reference up to 1,000,000 per sentence (1.69 GB on the CoNLL-2014
+    locus XML): now at most 10,000, the cut reported, `--max-references 0` for all; the
+    count of a sentence of 2^40 combinations is its bound, not an enumeration."""
+    gold = tmp_path / "many.m2"
+    gold.write_text(_many_loci_m2(40) + _many_loci_m2(14).replace("w", "v"))
+    out = tmp_path / "refs.tsv"
+    started = time.monotonic()
+    code, _, err = run("refs", gold, "--format", "tsv", "-o", out)
+    assert code == 0 and time.monotonic() - started < 30
+    rows = out.read_text().splitlines()
+    assert sum(r.startswith("1\t") for r in rows) == 10_000
+    assert sum(r.startswith("3\t") for r in rows) == 10_000
+    assert "2 sentences (1, 3) had more than 10,000 distinct references" in err
+    assert "sentence 1 has up to 1,099,511,627,776" in err and "--max-references" in err
+    code, _, err = run("refs", gold, "--format", "tsv", "--max-references", "3", "-o", out)
+    assert code == 0 and sum(r.startswith("3\t") for r in out.read_text().splitlines()) == 3
+    assert "had more than 3 distinct" in err
+    small = tmp_path / "small.m2"
+    small.write_text(_many_loci_m2(14))
+    code, _, err = run("refs", small, "--format", "tsv", "--max-references", "0", "-o", out)
+    assert code == 0 and err == "" and len(out.read_text().splitlines()) == 2 ** 14 + 1
+    code, _, err = run("refs", small, "--count", "--max-references", "3")
+    assert code == 2 and "--max-references" in err
+
+
+def test_refs_on_the_conll_2014_locus_xml_is_capped(tmp_path: Path) -> None:
+    """The original command: `refs official-2014.combined.m2.ieval.xml`."""
+    out = tmp_path / "refs.txt"
+    code, _, err = run("refs", shared_file(CONLL_XML), "-o", out)
+    assert code == 0
+    assert out.stat().st_size < 100_000_000  # 1.69 GB before
+    assert "3 sentences (333, 334, 335) had more than 10,000" in err
+    assert "sentence 333 has up to 17,179,869,184" in err

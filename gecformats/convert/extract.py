@@ -286,8 +286,14 @@ class ExtractionReport:
         if self.absent:
             what = {"source": "wrote the source", "first": "wrote the first annotator's "
                     "correction"}.get(self.absent_policy or "", "")
+            if self.absent_policy == AUTO_FIRST:
+                what = ("--absent auto: wrote the first annotator's correction, as the file "
+                        "writes noop lines beside other annotators' edits; --absent source "
+                        "for the source")
+            elif what:
+                what = f"{what}: --absent {self.absent_policy}"
             parts.append(f"{self.absent} references of annotators absent from a sentence"
-                         + (f" ({what}: --absent {self.absent_policy})" if what else ""))
+                         + (f" ({what})" if what else ""))
         parts += [f"{count} {what}" for what, count in sorted(self.counts.items())]
         return ", ".join(parts)
 
@@ -584,6 +590,21 @@ combined file, which leaves out annotator 1 where its edits equal annotator 0's)
 (``skip``: the reference is left out where the output format allows it)."""
 
 
+def noop_beside_edits(sentence: Sentence) -> bool:
+    """Whether ``sentence`` has an annotator with no edits (an M2 ``noop`` line) beside one
+    with edits.  A file that has such a sentence says "no change" explicitly, so an
+    annotator it leaves out of a sentence did not mean "no change": the CoNLL-2014 combined
+    file leaves out annotator 1 where its edits equal annotator 0's.  ``--absent auto``
+    (``gleu``, and M2 → parallel or tsv) then takes ``first``, else ``source``."""
+    lists = [bool(edits) for k, edits in sentence.annotators.items() if k >= 0]
+    return any(lists) and not all(lists)
+
+
+AUTO_FIRST = "auto-first"
+"""``ExtractionReport.absent_policy`` when ``first`` was taken by default for a file with
+noop lines beside other annotators' edits (:func:`noop_beside_edits`)."""
+
+
 def parallels(items: Iterable[Sentence], *, alternative: int = 0, joiner: str = " ",
               report: ExtractionReport | None = None, absent: str | None = None,
               annotators: Iterable[int] = (), engine: Any = None,
@@ -606,7 +627,7 @@ def parallels(items: Iterable[Sentence], *, alternative: int = 0, joiner: str = 
     """
     if absent is not None and absent not in ABSENT:
         raise ValueError(f"unknown absent-annotator policy {absent!r} (known: {', '.join(ABSENT)})")
-    if report is not None and absent is not None:
+    if report is not None and absent is not None and report.absent_policy != AUTO_FIRST:
         report.absent_policy = absent
     fill = absent in ("source", "first")
     known = set(annotators)

@@ -21,6 +21,7 @@ from typing import Any
 
 from gecformats.convert import extract
 from gecformats import formats
+from gecformats.formats import tsv
 from gecformats.convert.chars import sentences_to_chars
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.convert.extract import ExtractionReport
@@ -164,6 +165,7 @@ def convert(
             and writer.NAME == "m2":
         # the workers write the M2 too: the client only reads and writes text
         conversion = ExtractionReport()
+        items = tsv.checked_references(items, reader.NAME, source, conversion)
         if simplify:
             items = _simplified(items, conversion)
         blocks = extract.m2_blocks(items, tokenizer or "en", engine, types=types,
@@ -177,7 +179,7 @@ def convert(
                   replay: Callable[[], Iterable[Any]] | None) -> Iterable[Any]:
         """The conversion of the items read (``total`` of them when known; ``replay()``
         reads them again)."""
-        nonlocal conversion
+        nonlocal conversion, absent
         if units == ("char", "token"):
             conversion = ConversionReport()
             items = documents_to_sentences(items, tokenizer or "en", sentences, conversion,
@@ -190,6 +192,7 @@ def convert(
                                None if getattr(writer, "ANNOTATORS", 1) > 1 else 0)
         elif units == ("text", "token"):
             conversion = ExtractionReport()
+            items = tsv.checked_references(items, reader.NAME, source, conversion)
             if simplify:
                 items = _simplified(items, conversion)
             items = extract.sentences(items, tokenizer or "en", types=types,
@@ -199,12 +202,19 @@ def convert(
         elif units == ("token", "text"):
             conversion = ExtractionReport()
             known: set[int] = set()
-            if absent in ("source", "first"):
+            if absent in ("source", "first") or absent is None and writer.NAME in ("parallel", "tsv"):
                 # a first pass, so that an annotator first seen late is filled from
-                # sentence 1
+                # sentence 1; by default, 'first' for a file whose noop lines show that a
+                # missing annotator did not mean "no change" (the CoNLL-2014 combined
+                # file), else the source
                 again = replay() if replay is not None else \
                     reader.read(source, **read_options) if _rereadable(source) else ()
-                known = {k for s in again for k in s.annotators if k >= 0}
+                explicit = False
+                for s in again:
+                    known.update(k for k in s.annotators if k >= 0)
+                    explicit = explicit or extract.noop_beside_edits(s)
+                if absent is None and explicit:
+                    absent, conversion.absent_policy = "first", extract.AUTO_FIRST
             items = extract.parallels(items, alternative=alternative,
                                       joiner=extract.joiner_for(tokenizer), report=conversion,
                                       absent=absent, annotators=known, engine=engine,

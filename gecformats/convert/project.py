@@ -7,7 +7,9 @@ Projection keeps the gold's own tokens wherever the hypothesis did not change th
 segments only around the changes, preferring the cuts the gold file itself makes:
 
 1. **normalise** the hypothesis as the gold was normalised (:func:`normalise`): drop U+FEFF
-   and all white space, map ``：；（）`` to ``:;()`` (:data:`NLPCC_MAP`, configurable);
+   and all white space, map ``：；（）`` to ``:;()`` (:data:`NLPCC_MAP`, configurable) where
+   the gold shows that normalisation (:func:`gold_map`: a gold built by ``gecformats
+   convert --tokenizer zh`` keeps its full-width characters, and so must the hypothesis);
 2. **align** its characters to the gold source string, the ``S`` tokens joined without
    spaces (:func:`align`);
 3. every changed stretch, widened to the whole gold tokens it touches plus ``context`` gold
@@ -42,6 +44,7 @@ import difflib
 import hashlib
 import math
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -177,6 +180,9 @@ class Lexicon:
         self.cuts: dict[str, tuple[str, ...]] = {}
         """Character string → its phrases (the ways it was cut)."""
         self.sentences = 0
+        self.source_characters: set[str] = set()
+        """The characters of the gold source sentences (:meth:`from_sentences`), which
+        :func:`gold_map` reads."""
         self._texts: list[str] = []
         self._text = ""
         self._bigrams: dict[str, list[int]] = {}
@@ -231,8 +237,10 @@ class Lexicon:
         """The lexicon of M2 gold sentences: each source sentence and, for each annotator,
         the source with that annotator's edits applied (:func:`corrected_tokens`)."""
         lexicon = cls(**options)
+        characters = lexicon.source_characters
         for sentence in sentences:
             lexicon.add(sentence.source)
+            characters.update(*sentence.source)
             for annotator, edits in sentence.annotators.items():
                 if edits:
                     lexicon.add(corrected_tokens(sentence, annotator))
@@ -247,6 +255,64 @@ class Lexicon:
             OSError: the file cannot be read.
         """
         return cls.from_sentences(m2.read(path), **options)
+
+
+def gold_map(characters: Iterable[str] | set[str],
+             mapping: Mapping[str, str] = NLPCC_MAP) -> dict[str, str]:
+    """``mapping`` when the gold's source sentences show it was applied, else ``{}``.
+
+    ``characters`` are the characters of the gold's sources
+    (:attr:`Lexicon.source_characters`).  The map was applied when they hold none of the
+    characters it replaces and at least one of those it writes: NLPCC 2018's ``gold.01``
+    (PKUNLP) has ``:;()`` and never ``：；（）`` in its sources.  One replaced character in the
+    sources shows that the gold kept them (a gold made by ``gecformats convert --from nlpcc
+    --tokenizer zh`` keeps the raw text's ``：``): then nothing is mapped, as the gold's own
+    corrections were not mapped either.  Neither kind present is no evidence: nothing is
+    mapped (the map could only change characters the hypothesis brought in).  Only the
+    sources count: annotators' corrections were never normalised (``gold.01`` has one ``：``
+    in an edit).
+
+    >>> gold_map(set("国资委:分类"))
+    {'：': ':', '；': ';', '（': '(', '）': ')'}
+    >>> gold_map(set("国资委：分类(一)"))
+    {}
+    """
+    chars = characters if isinstance(characters, (set, frozenset)) else set(characters)
+    if any(k in chars for k in mapping) or not any(v in chars for v in mapping.values()):
+        return {}
+    return dict(mapping)
+
+
+FIT_SAMPLE = 100
+"""Chinese gold source sentences :func:`tokenizer_fits` looks at."""
+
+FIT_SHARE = 0.9
+"""The share of them the tokenizer must reproduce exactly (a gold made by ``convert
+--tokenizer zh``: all of them; NLPCC 2018's PKUNLP ``gold.01``: about one in five)."""
+
+
+def tokenizer_fits(sources: Iterable[Sequence[str]], name: str = "zh",
+                   sample: int = FIT_SAMPLE, share: float = FIT_SHARE) -> bool:
+    """Whether the gold's source sentences look segmented by tokenizer ``name`` (``zh``:
+    jieba, the words of ``gecformats convert --tokenizer zh``): it reproduces the tokens of
+    at least ``share`` of the first ``sample`` sources that contain Chinese characters
+    (from their characters joined without spaces).  Then ``score --tokenize zh`` segments a
+    raw hypothesis exactly as the gold was segmented, and projection is not needed."""
+    from gecformats.tokenize import get_tokenizer
+
+    tokenizer = get_tokenizer(name)
+    seen = agreed = 0
+    for source in sources:
+        if not _HAN.search("".join(source)):
+            continue
+        seen += 1
+        agreed += [t.text for t in tokenizer.tokenize("".join(source))] == [t for t in source if t]
+        if seen >= sample:
+            break
+    return seen > 0 and agreed >= share * seen
+
+
+_HAN = re.compile("[\u4e00-\u9fff]")
 
 
 # ------------------------------------------------------------------ projection
@@ -295,10 +361,13 @@ class Projector:
     @property
     def version(self) -> str:
         """What the projection depends on, for a signature: ``project+zh-jieba-0.42.1``
-        (``+map-`` and a digest when the map is not :data:`NLPCC_MAP`)."""
+        (``+map-none`` for the empty map, ``+map-`` and a digest for another map than
+        :data:`NLPCC_MAP`)."""
         fallback = (f"zh-{self._fallback.version}" if self._fallback is not None else "char-1")
         text = f"project+{fallback}"
-        if self.mapping != dict(NLPCC_MAP):
+        if not self.mapping:
+            text += "+map-none"
+        elif self.mapping != dict(NLPCC_MAP):
             digest = hashlib.sha1(format_map(self.mapping).encode()).hexdigest()[:8]
             text += f"+map-{digest}"
         return text

@@ -51,6 +51,10 @@ from gecformats.io import source_name
 DEFAULT_MAX = 1_000_000
 """Up to how many combinations :func:`count` enumerates to give an exact count."""
 
+DEFAULT_REFERENCES = 10_000
+"""How many distinct references :func:`write_references` writes per sentence by default
+(as ``gleu --max-references``): one CoNLL-2014 sentence has 2^34."""
+
 Edit3 = tuple[int, int, tuple[str, ...]]
 """A change as ``(start, end, tokens)``."""
 
@@ -301,7 +305,7 @@ def write_references(
     max: int | None = None,
     format: str = "lines",
     counts: bool = False,
-    capped: list[tuple[str | None, int]] | None = None,
+    capped: list[tuple[str | None, Count]] | None = None,
 ) -> None:
     """Write every sentence's references (or counts) to ``out``.
 
@@ -310,9 +314,11 @@ def write_references(
     line).  With ``counts``: ``tsv`` has the header ``sentence<TAB>count<TAB>kind`` (kind
     ``exact`` or ``bound``), ``lines`` the same without header, ``jsonl``
     ``{"sentence", "count", "kind", "bound"}``; ``max`` (default :data:`DEFAULT_MAX`) is
-    then the most combinations enumerated for an exact count.  Without ``max``, references
-    are capped at :data:`DEFAULT_MAX` per sentence anyway; the sentences that reach that
-    cap are appended to ``capped`` as ``(id, bound)``.
+    then the most combinations enumerated for an exact count.  Otherwise ``max`` is the
+    most distinct references written per sentence (default :data:`DEFAULT_REFERENCES`;
+    ``0`` for all): the sentences that have more are appended to ``capped`` as ``(id,
+    Count)``, their number of references (:func:`count`: exact, or the bound when there
+    are more than :data:`DEFAULT_MAX` combinations, so the time stays bounded).
     """
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
@@ -329,15 +335,15 @@ def write_references(
             else:
                 write(f"{ls.id}\t{c.count}\t{kind}\n")
         return
+    limit = DEFAULT_REFERENCES if max is None else max or None
     for ls in sentences:
-        limit = max
-        if limit is None and mix:
-            combinations = bound(ls)
-            if combinations > DEFAULT_MAX:
-                limit = DEFAULT_MAX
+        n = 0
+        for text in references(ls, mix=mix, max=None if limit is None else limit + 1):
+            n += 1
+            if limit is not None and n > limit:  # one more exists: this sentence is cut
                 if capped is not None:
-                    capped.append((ls.id, combinations))
-        for text in references(ls, mix=mix, max=limit):
+                    capped.append((ls.id, count(ls, mix=mix)))
+                break
             if format == "lines":
                 write(text + "\n")
             elif format == "tsv":
@@ -348,7 +354,12 @@ def write_references(
             write("\n")
 
 
-def capped_note(sentence_id: str | None, combinations: int) -> str:
-    """The note for a sentence whose references were capped at :data:`DEFAULT_MAX`."""
-    return (f"sentence {sentence_id}: {combinations:,} combinations; wrote at most the first "
-            f"{DEFAULT_MAX:,} distinct references (choose another cap with --max)")
+def capped_note(capped: Sequence[tuple[str | None, Count]], limit: int) -> str:
+    """One line on the sentences whose references were cut at ``limit`` (``capped`` from
+    :func:`write_references`): how many, the largest, and the option that writes all."""
+    biggest_id, biggest = max(capped, key=lambda item: item[1].count)
+    size = f"{biggest.count:,}" if biggest.exact else f"up to {biggest.count:,}"
+    examples = ", ".join(str(i) for i, _ in capped[:5]) + (", …" if len(capped) > 5 else "")
+    return (f"{len(capped)} sentence{'s' if len(capped) != 1 else ''} ({examples}) had more "
+            f"than {limit:,} distinct references; wrote the first {limit:,} of each (sentence "
+            f"{biggest_id} has {size}); --max-references N for another cap, 0 for all")

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO
+from typing import IO, Any
 
-from gecformats.errors import GecFormatError
+from gecformats.errors import GecFormatError, UsageError
 from gecformats.formats.parallel import check_text, lines
 from gecformats.io import Source, source_name, text_output
 from gecformats.model import Parallel
@@ -188,3 +188,61 @@ def write_rows(items: Iterable[Parallel], dest: str | os.PathLike[str] | IO[str]
             fh.write(format_line(item, n, name, report))
         report.sentences = n
     return report
+
+
+NO_REFERENCE = "lines without a reference column: a noop annotator 0 (judged correct)"
+"""Report entry of a tsv line with only a source, extracted as a sentence judged correct."""
+
+EMPTY_REFERENCE = ("empty references of a non-empty source: the whole sentence deleted (write "
+                   "the source there where an empty field means no change)")
+"""Report entry of an empty reference of a non-empty source (extracted as deleting it all)."""
+
+
+def checked_references(items: Iterable[Parallel], reader: str, source: Any,
+                       report: Any) -> Iterator[Parallel]:
+    """``items`` of a text → M2 conversion, refused or reported where their references are
+    missing, so that no reference is invented as "no change" silently.
+
+    * ``parallel`` without corrected files (no ``--ref``, or a folder without
+      ``annotator-<k>.txt``): an error at the first sentence;
+    * ``tsv``: a file in which no line has a reference column is an error (at its end:
+      the output is written whole or not at all); lines without one in a file where others
+      have them are extracted as judged correct (a noop annotator 0, as NLPCC's ``N = 0``)
+      and counted in ``report`` (:data:`NO_REFERENCE`);
+    * every format: an empty reference of a non-empty source is counted
+      (:data:`EMPTY_REFERENCE`): it deletes the whole sentence, which in some data stands
+      for "no change".
+
+    Args:
+        items: the reader's sentences.
+        reader: the input format's name.
+        source: the input (path or open file), for messages.
+        report: an :class:`~gecformats.convert.extract.ExtractionReport` (``note``).
+
+    Raises:
+        UsageError: parallel text given as a source file without corrected files.
+        GecFormatError: a parallel folder without corrected files; a tsv file without any
+            reference column.
+    """
+    name = source_name(source)
+    missing = total = 0
+    for total, item in enumerate(items, 1):
+        if not item.references:
+            if reader == "parallel":
+                if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
+                    raise GecFormatError("no annotator-<k>.txt in the parallel folder: there is "
+                                         "no corrected text to extract edits from", name)
+                raise UsageError(f"{name}: parallel text → M2 needs the corrected text: give "
+                                 "--ref REF (once per annotator), line-aligned with the source")
+            if reader == "tsv":
+                missing += 1
+                report.note(NO_REFERENCE, f"sentence {total}")
+        elif item.source.strip():
+            for k, ref in enumerate(item.references):
+                if ref is not None and not ref.strip():
+                    report.note(EMPTY_REFERENCE, f"sentence {total}, reference {k}")
+        yield item
+    if missing and missing == total:
+        raise GecFormatError("no line has a reference column (source<TAB>reference…): there "
+                             "is nothing to extract edits from; a file of sources alone is "
+                             "--from parallel with --ref REF", name, 1)

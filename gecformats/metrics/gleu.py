@@ -108,7 +108,9 @@ class Signature:
         iterations: GLEU+ sampling iterations actually run (``None`` for the others).
         refs: references per sentence (with mixed references: the most any sentence has).
         references: where they came from: ``text`` (files), ``annotators`` (one per
-            annotator of a gold file) or ``mixed`` (every combination of alternatives).
+            annotator of a gold file; ``annotators+absent-first`` or ``+absent-source``
+            when references of absent annotators were filled in, see :func:`gleu_files`)
+            or ``mixed`` (every combination of alternatives).
     """
 
     version: str
@@ -608,7 +610,7 @@ def gleu_files(source: str | os.PathLike[str] | None, hypotheses: Sequence[str |
                gold_format: str | None = None, version: str = DEFAULT_VERSION,
                lam: float | None = None, order: int = ORDER, iterations: int | None = None,
                sentence_level: bool = False, max_references: int = 10_000,
-               absent: str = "source") -> Run:
+               absent: str = "auto") -> Run:
     """GLEU of hypothesis files, streaming all files in step (one sentence in memory).
 
     Args:
@@ -627,8 +629,11 @@ def gleu_files(source: str | os.PathLike[str] | None, hypotheses: Sequence[str |
         absent: an annotator missing from a sentence where another one made edits gets
             the sentence's source (``"source"``) or the first present annotator's
             correction (``"first"``: right for the CoNLL-2014 combined file, which omits
-            annotator 1's edits when they equal annotator 0's); a sentence without any
-            edit gives the source for everyone.  Either way it is counted in ``notes``.
+            annotator 1's edits when they equal annotator 0's); ``"auto"`` (the default)
+            takes ``first`` for a file that writes ``noop`` lines beside other annotators'
+            edits (so absence is not "no change") and ``source`` otherwise (:data:`ABSENT`);
+            a sentence without any edit gives the source for everyone.  Either way it is
+            counted in ``notes``, with the policy taken and why.
 
     Returns:
         A :class:`Run`; its ``notes`` say what reference generation changed.
@@ -668,7 +673,9 @@ def gleu_files(source: str | os.PathLike[str] | None, hypotheses: Sequence[str |
                 streams.append((source_name(path), stack.enter_context(_lines(path))))
         else:
             kind = "mixed" if mixed else "annotators"
-            generated = _gold_references(gold, gold_format, mixed, max_references, absent, notes)
+            filled_as: set[str] = set()
+            generated = _gold_references(gold, gold_format, mixed, max_references, absent, notes,
+                                         filled_as)
             streams.append((source_name(gold[0]), generated))
         for path in hypotheses:
             streams.append((source_name(path), stack.enter_context(_lines(path))))
@@ -684,6 +691,8 @@ def gleu_files(source: str | os.PathLike[str] | None, hypotheses: Sequence[str |
             scorer.add(tokens(src), [tokens(r) for r in ref_lines],
                        [tokens(h) for h in row[first_hyp:]])
     systems = _system_names(names)
+    if gold and not mixed and filled_as:  # the references depend on the absent policy taken
+        kind += "".join(f"+absent-{policy}" for policy in sorted(filled_as))
     try:
         return _run(scorer, names, systems, kind, notes)
     except ValueError as exc:
@@ -720,41 +729,56 @@ def _count_error(names: list[str], counts: list[int]) -> GecFormatError:
                           "number of lines", name)
 
 
-ABSENT = ("source", "first")
+ABSENT = ("auto", "source", "first")
 """What stands in for an annotator missing from a sentence of a gold file: its source
 sentence, or the first present annotator's correction (the CoNLL-2014 combined file leaves
-out annotator 1 where its edits equal annotator 0's, ``formats.md`` §2.2)."""
+out annotator 1 where its edits equal annotator 0's, ``formats.md`` §2.2); ``auto`` decides
+per file: ``first`` when the file writes ``noop`` lines for an annotator who changed nothing
+beside another annotator's edits (then a missing annotator did not mean "no change": the
+combined file), else ``source``."""
 
 
 def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | None,
-                     mixed: bool, max_references: int, absent: str, notes: list[str]
+                     mixed: bool, max_references: int, absent: str, notes: list[str],
+                     filled_as: set[str] | None = None
                      ) -> Iterator[tuple[bytes | str, list[str]]]:
-    """Per sentence ``(source, references)`` generated from the gold files, in step."""
+    """Per sentence ``(source, references)`` generated from the gold files, in step; the
+    policies that filled an absent annotator's reference are added to ``filled_as``."""
     if mixed:
         yield from _mixed_references(gold, gold_format, max_references, notes)
         return
     from gecformats import formats
-    from gecformats.convert.extract import ExtractionReport, to_parallel
+    from gecformats.convert.extract import ExtractionReport, noop_beside_edits, to_parallel
 
     modules = [formats.get(gold_format or formats.infer(g)) for g in gold]
     for g, module in zip(gold, modules):
         if module.UNIT != "token":
             raise GecFormatError(f"references are generated from M2 or I-measure XML gold, "
                                  f"not {module.NAME}", source_name(g))
-    # pass 1: the annotators of each file, so that every sentence has the same references
+    # pass 1: the annotators of each file, so that every sentence has the same references,
+    # and how the file marks an annotator who changed nothing (for absent="auto")
     ids = []
+    policies: list[str] = []
+    autos: list[str] = []
     for g, module in zip(gold, modules):
         seen: set[int] = set()
+        explicit = False
         for sentence in module.read(g):
             seen.update(k for k in sentence.annotators if k >= 0)
+            explicit = explicit or noop_beside_edits(sentence)
         ids.append(sorted(seen) or [0])
+        autos.append("first" if explicit else "source")
+        policies.append(absent if absent != "auto" else autos[-1])
     reports = [ExtractionReport() for _ in gold]
     streams = [(source_name(g), module.read(g)) for g, module in zip(gold, modules)]
     filled: Counter[str] = Counter()
+    policy_of: dict[str, str] = {}
+    auto_of: dict[str, str] = {}
     for number, row in enumerate(_lockstep(streams), 1):
         refs: list[str] = []
         source = None
-        for g, sentence, known, report in zip(gold, row, ids, reports):
+        for g, sentence, known, report, policy, auto in zip(gold, row, ids, reports, policies,
+                                                            autos):
             parallel = to_parallel(sentence, report=report, number=number)
             if source is None:
                 source = parallel.source
@@ -765,18 +789,40 @@ def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | 
                     # no A line at all: nobody corrected anything; else one annotator is missing
                     if present and any(t != parallel.source for t in present):
                         filled[source_name(g)] += 1
-                        text = present[0] if absent == "first" else parallel.source
+                        policy_of[source_name(g)] = policy
+                        auto_of[source_name(g)] = auto
+                        text = present[0] if policy == "first" else parallel.source
                     else:
                         text = parallel.source
                 refs.append(text)
         yield source or "", refs
     for name, count in filled.items():
-        what = "the first annotator's correction" if absent == "first" else "the source"
+        policy = policy_of[name]
+        if filled_as is not None:
+            filled_as.add(policy)
+        what = "the first annotator's correction" if policy == "first" else "the source"
+        if absent != "auto" and policy == auto_of[name]:
+            why = ""
+        elif absent != "auto":  # asked for what the file's noop lines speak against
+            why = (" (the file writes 'noop' for an annotator who changed nothing, so a missing "
+                   "one repeats another's edits, as the CoNLL-2014 combined file omits "
+                   "annotator 1 where its edits equal annotator 0's; the 'first' policy, the "
+                   "default (auto) for this file, restores them)" if policy == "source" else
+                   " (the file never writes 'noop' beside another annotator's edits: a missing "
+                   "annotator may mean no change; --absent source, the default (auto) for "
+                   "this file, takes the source)")
+        elif policy == "first":
+            why = (" (--absent auto: the file writes 'noop' for an annotator who changed "
+                   "nothing, so a missing one repeats another's edits, as the CoNLL-2014 "
+                   "combined file omits annotator 1 where its edits equal annotator 0's; "
+                   "--absent source to take the source)")
+        else:
+            why = (" (--absent auto: the file never writes 'noop' beside another annotator's "
+                   "edits, so a missing annotator is taken to have changed nothing; --absent "
+                   "first if the file leaves out duplicate edit lists, as the CoNLL-2014 "
+                   "combined file does)")
         notes.append(f"{name}: {count} references of annotators missing from a sentence where "
-                     f"another annotator made edits were taken as {what}"
-                     + ("" if absent == "first" else " (the CoNLL-2014 combined file omits "
-                        "annotator 1 where its edits equal annotator 0's; the 'first' "
-                        "policy restores them)"))
+                     f"another annotator made edits were taken as {what}{why}")
     for g, report in zip(gold, reports):
         for what, count in sorted(report.counts.items()):
             notes.append(f"{source_name(g)}: {count} {what} (e.g. {report.examples[what][0]})")

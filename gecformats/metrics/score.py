@@ -321,7 +321,9 @@ class Scoring:
         segmenter: with ``segment="project"``, the fallback segmenter for strings the
             gold never cut (``zh``: jieba; ``char``: one token per character).
         segment_map: with ``segment="project"``, the character normalisation map
-            (default :data:`gecformats.convert.project.NLPCC_MAP`; ``{}`` maps nothing).
+            (``{}`` maps nothing); by default the pairs of
+            :data:`gecformats.convert.project.NLPCC_MAP` the gold's sources show were
+            applied (:func:`gecformats.convert.project.gold_map`).
         keep_counts: keep every sentence's per-annotator counts (``ScoreResult.counts``).
         mode, bonus: the HOO score (``correction``, ``recognition``, ``detection``) and
             whether optional gold edits left alone count
@@ -374,11 +376,12 @@ class Scoring:
         self.segment_map: dict[str, str] | None = None
         if segment is not None or segmenter != "zh" or segment_map is not None:
             # imported only when asked for: the start-up of plain scoring stays short
-            from gecformats.convert.project import NLPCC_MAP, SEGMENTERS
+            from gecformats.convert.project import SEGMENTERS
 
             if segmenter not in SEGMENTERS:
                 raise ValueError(f"unknown segmenter {segmenter!r} (known: {', '.join(SEGMENTERS)})")
-            self.segment_map = dict(NLPCC_MAP if segment_map is None else segment_map)
+            # None: decided from the gold when the projector is built (convert.project.gold_map)
+            self.segment_map = None if segment_map is None else dict(segment_map)
         self.projector: Projector | None = None
         self.mode, self.bonus = mode, bonus
         if mode == "correction" and not bonus:
@@ -404,9 +407,12 @@ class Scoring:
             if self.gold == "-":
                 raise GecFormatError("--segment project reads the gold twice: give a file, "
                                      "not standard input", self.gold)
-            from gecformats.convert.project import Lexicon, Projector
+            from gecformats.convert.project import Lexicon, Projector, gold_map
 
-            self.projector = Projector(Lexicon.from_m2(self.gold), segmenter=self.segmenter,
+            lexicon = Lexicon.from_m2(self.gold)
+            if self.segment_map is None:
+                self.segment_map = gold_map(lexicon.source_characters)
+            self.projector = Projector(lexicon, segmenter=self.segmenter,
                                        mapping=self.segment_map)
 
     def __iter__(self) -> Iterator[ScoredSentence]:
@@ -474,6 +480,8 @@ class Scoring:
         elif self.tokenizer is not None:
             tokens = [t.text for t in self.tokenizer.tokenize(line)]
             shown = " ".join(tokens)
+            if self.tokenizer.name == "zh":
+                self.check.add_source(sentence.source)
         else:
             tokens = split_hypothesis(line)
             shown = strip_hypothesis(line)
@@ -561,7 +569,16 @@ class Scoring:
         tokenized gold, unsegmented Chinese against a segmented one), each with the command
         that fixes it; empty when it looks right.  Only after the iteration."""
         fix = f"gecformats score {self.hypothesis} --gold {self.gold}"
-        return self.check.warnings(self.hypothesis, fix)
+        out = self.check.warnings(self.hypothesis, fix)
+        if self.tokenizer is not None and self.tokenizer.name == "zh" and self.check.zh_sources:
+            from gecformats.convert.project import tokenizer_fits
+
+            if not tokenizer_fits(self.check.zh_sources, "zh"):
+                out.append(f"{self.hypothesis}: the gold's sources are not jieba's words (not a "
+                           "gold made by `gecformats convert --tokenizer zh`), so --tokenize zh "
+                           "turns differences of segmentation into edits and its score would be "
+                           f"too low; segment it like the gold: {fix} --segment project")
+        return out
 
 
 def past_end_warning(gold: str, count: int, first: int) -> str:
@@ -647,6 +664,15 @@ class InputCheck:
         self.zh_seen = self.unsegmented = 0
         self.glue_example: str | None = None
         self.zh_example: str | None = None
+        self.zh_sources: list[tuple[str, ...]] = []
+        """The first Chinese gold sources seen: how the gold was segmented (the fix)."""
+
+    def add_source(self, source: Sequence[str]) -> None:
+        """Keep a gold source of Chinese text among :attr:`zh_sources` (up to
+        :data:`ZH_SAMPLE`), to tell how the gold was segmented."""
+        if len(self.zh_sources) < ZH_SAMPLE and len(source) >= 3 \
+                and _CJK.search("".join(source[:3])):
+            self.zh_sources.append(tuple(source))
 
     def add(self, source: Sequence[str], hypothesis: Sequence[str]) -> None:
         """Look at one sentence: its gold source tokens and the hypothesis tokens."""
@@ -660,6 +686,7 @@ class InputCheck:
                 self.glue_example = self.glue_example or glued
         if len(source) >= 3 and _CJK.search("".join(source[:3])):
             self.zh_seen += 1
+            self.add_source(source)
             if len(hypothesis) == 1 and len(hypothesis[0]) >= 5:
                 self.unsegmented += 1
                 self.zh_example = self.zh_example or hypothesis[0][:12]
@@ -673,10 +700,22 @@ class InputCheck:
                        f"looks untokenized and its score too low; tokenize it like the gold: "
                        f"{fix} --tokenize en")
         if self.unsegmented >= self.MINIMUM and self.unsegmented >= self.SHARE * self.zh_seen:
+            from gecformats.convert.project import tokenizer_fits
+
+            if tokenizer_fits(self.zh_sources, "zh"):
+                how = (f"the gold's sources are jieba's words (as `gecformats convert "
+                       f"--tokenizer zh` writes them); segment it the same way: {fix} "
+                       "--tokenize zh")
+            else:
+                how = f"segment it like the gold: {fix} --segment project"
             out.append(f"{name}: {self.unsegmented} of {self.zh_seen} lines are unsegmented "
                        f"Chinese (e.g. {self.zh_example!r}) against a segmented gold: its score "
-                       f"would be too low; segment it like the gold: {fix} --segment project")
+                       f"would be too low; {how}")
         return out
+
+
+ZH_SAMPLE = 100
+"""Chinese gold sources :class:`InputCheck` keeps to tell how the gold was segmented."""
 
 
 def _plural(count: int, noun: str) -> str:
