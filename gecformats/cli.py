@@ -689,8 +689,8 @@ def score(
     segment_map: Optional[str] = typer.Option(
         None, "--segment-map", metavar="PAIRS",
         help="With --segment project: characters to replace, as pairs FROM TO ('' for none). "
-        "Default: the pairs of '：:；;（(）)' (what PKUNLP changed in the NLPCC 2018 gold) that "
-        "the gold's sources show: TO present, FROM never.",
+        "Default: those of the NLPCC 2018 gold's normalisation (full-width colon, semicolon "
+        "and brackets to ASCII) that the gold's sources show: TO present, FROM never.",
     ),
     engine: EngineName = typer.Option(
         EngineName.local, "--engine", help="local, or dask: the alignments on a Dask cluster "
