@@ -58,10 +58,15 @@ def round_trip(documents: list[Document]) -> tuple[int, int, list[str]]:
         again = list(m2.parse(m2.dumps(sentences)))
         back = to_document(again, doc.text, id=doc.id)
         skip = {(c["start"], c["end"]) for c in report.widened_edits + report.dropped_edits}
+        # an edit another was merged into (they touched one token) comes back as the merge
+        merged = {tuple(c["into"]) for c in report.dropped_edits if "into" in c}
         converted = [e for e in doc.edits if (e.start, e.end) not in skip]
         assert len(back.edits) == len(converted) + len(report.widened_edits)
         returned = iter(back.edits)
         for edit in doc.edits:
+            if (edit.start, edit.end) in merged and (edit.start, edit.end) not in skip:
+                next(returned)
+                continue
             if (edit.start, edit.end) in skip:
                 if (edit.start, edit.end) not in {(c["start"], c["end"]) for c in report.dropped_edits}:
                     next(returned)
@@ -176,7 +181,9 @@ def test_hoo2011_every_edit_is_converted_or_reported(hoo2011_report: ConversionR
     assert r.edits == r.converted + r.dropped
     assert len(r.dropped_edits) == r.dropped and len(r.widened_edits) == r.widened
     assert r.reasons("dropped")["detection-only"] == 28
-    assert r.reasons("repaired") == {"lost leading space": 10}
+    # "kernel" "," → "and" is "kernel and", not "kerneland" (issue 22)
+    assert r.reasons("repaired") == {"lost leading space": 10, "would glue words": 5}
+    assert r.reasons("dropped")["merged into an overlapping edit"] == 2  # in "1,825/2,195"
     assert all({"document", "start", "end", "reason"} <= set(c) for c in r.dropped_edits + r.widened_edits)
 
 

@@ -84,6 +84,7 @@ class ConversionReport:
 
     tokenizer: str = ""
     splitter: str = ""
+    mapping: str = ""
     documents: int = 0
     sentences: int = 0
     edits: int = 0
@@ -145,6 +146,7 @@ class ConversionReport:
         of one pass over all the documents."""
         self.tokenizer = self.tokenizer or other.tokenizer
         self.splitter = self.splitter or other.splitter
+        self.mapping = self.mapping or other.mapping
         self.documents += other.documents
         self.sentences += other.sentences
         self.edits += other.edits
@@ -177,6 +179,7 @@ class ConversionReport:
             "consistent_sentences": self.consistent_sentences,
             "tokenizer": self.tokenizer,
             "sentence_splitter": self.splitter,
+            "mapping": self.mapping,
             "gecformats": __version__,
             "reasons": {k: self.reasons(k) for k in KINDS},
             "widened_edits": self.widened_edits,
@@ -261,6 +264,7 @@ def to_sentences(
         report = ConversionReport()
     report.tokenizer = f"{tok.name}:{tok.version}"
     report.splitter = f"{split.name}:{split.version}"
+    report.mapping = mapping + (" shrink" if shrink else "")
     report.documents += 1
     text = document.text
     spans = _sentence_spans(text, document.breaks, split)
@@ -281,6 +285,11 @@ def to_sentences(
             edit = make_edit(edit.start, edit.end, spaced, edit.type, edit.required,
                              edit.comment, edit.annotator, edit.meta)
             report.add("repaired", {**case, "reason": "lost leading space"})
+        if repair_spaces and mapping == "exact":
+            unglued = unglue(text, edit, tok)
+            if unglued is not None:
+                edit = unglued
+                report.add("repaired", {**case, "reason": "would glue words"})
         if not edit.corrections:
             report.add("dropped", {**case, "reason": "detection-only"})
             continue
@@ -288,12 +297,19 @@ def to_sentences(
         if target is None:
             continue
         sent = sents[target]
+        # an exact edit's cases wait until the sentence's overlaps are resolved (an edit
+        # merged into another is not widened, but dropped)
+        own = report if mapping == "conll" else ConversionReport()
         if mapping == "conll":
             converted = _convert_conll(text, sent, edit, tok, split, report, case, shrink)
         else:
-            converted = _convert(text, sent, edit, tok, report, case, shrink)
+            converted = _convert(text, sent, edit, tok, split, own, case, shrink)
+        if converted is None and own is not report:
+            report.merge(own)
         if converted is not None:
             sent.edits.append(converted)
+            sent.sources.append(edit)
+            sent.cases.append(own)
             sent.char_edits.append(edit)
             report.converted += 1
         else:
@@ -302,6 +318,10 @@ def to_sentences(
     for k, sent in enumerate(sents, 1):
         report.sentences += 1
         present = ids + [a for a in partial if any(e.annotator == a for e in sent.char_edits)]
+        if mapping == "exact":
+            _merge_overlaps(text, sent, tok, split, report, doc_id)
+            for own in sent.cases:
+                report.merge(own)
         annotators = {a: tuple(e for e in sent.edits if e.annotator == a) for a in present}
         origin = {a: a for a in annotators}
         if mapping == "conll":
@@ -313,7 +333,8 @@ def to_sentences(
             meta={"document": doc_id, "start": str(sent.span.start), "end": str(sent.span.end)},
         )
         if check:
-            _check(text, sent, sentence, tok, report, doc_id, k, origin)
+            _check(text, sent, sentence, tok, report, doc_id, k, origin,
+                   split if mapping == "exact" else None)
         out.append(sentence)
     return out
 
@@ -414,6 +435,80 @@ class _Sent:
     edits: list[Edit] = field(default_factory=list)
     char_edits: list[Edit] = field(default_factory=list)
     broken: str = ""
+    sources: list[Edit] = field(default_factory=list)  # the character edit of each of edits
+    cases: list[ConversionReport] = field(default_factory=list)  # and its cases (exact)
+
+
+def _overlapping(a: Edit, b: Edit) -> bool:
+    """Two token edits that an M2 file cannot hold for one annotator (as ``validate``)."""
+    if a.start == a.end and b.start == b.end:
+        return False
+    if a.start == a.end:
+        return b.start < a.start < b.end
+    if b.start == b.end:
+        return a.start < b.start < a.end
+    return a.start < b.end and b.start < a.end
+
+
+def _merge_overlaps(text: str, sent: _Sent, tok: Tokenizer, split: Tokenizer,
+                    report: ConversionReport, doc_id: str) -> None:
+    """Make one annotator's token edits of a sentence overlap nowhere, in place.
+
+    Two character edits that do not overlap can still touch one token (two fixes inside
+    one word, or a correction that retokenizes its neighbour): the later one is merged into
+    the earlier, one edit from the first's start to the second's end whose correction is
+    the text with both applied (types joined by ``+``), and reported as dropped (``merged
+    into an overlapping edit``).  Edits with alternative corrections, or whose characters
+    overlap, cannot be merged: the later one is dropped (``overlaps an edit``), as is a
+    repeated edit (``duplicate``).
+    """
+    order = sorted(range(len(sent.edits)), key=lambda k: (sent.edits[k].annotator,
+                                                          sent.edits[k].start,
+                                                          sent.edits[k].end))
+    # (place in file order, token edit, its source, its cases)
+    kept: list[tuple[int, Edit, Edit, ConversionReport]] = []
+    for k in order:
+        edit, source = sent.edits[k], sent.sources[k]
+        clash = next((i for i, (_, other, _, _) in enumerate(kept)
+                      if other.annotator == edit.annotator and (
+                          _overlapping(other, edit) or (other.start, other.end,
+                          other.corrections) == (edit.start, edit.end, edit.corrections))),
+                     None)
+        if clash is None:
+            kept.append((k, edit, source, sent.cases[k]))
+            continue
+        place, _, first, _ = kept[clash]
+        report.converted -= 1
+        case = {"document": doc_id, "start": source.start, "end": source.end}
+        merged = None
+        if any((e.start, e.end, e.corrections) == (edit.start, edit.end, edit.corrections)
+               for _, e, _, _ in kept if e.annotator == edit.annotator):
+            report.add("dropped", {**case, "reason": "duplicate"})
+            continue
+        if len(first.corrections) == len(source.corrections) == 1 and \
+                (first.end <= source.start or source.end <= first.start):
+            a, b = sorted((first, source), key=lambda e: (e.start, e.end))
+            joined = "".join(a.corrections[0]) + text[a.end:b.start] + "".join(b.corrections[0])
+            types = "+".join(dict.fromkeys(t for t in (first.type, source.type) if t))
+            char = make_edit(a.start, max(a.end, b.end), ((joined,) if joined else (),), types,
+                             first.required and source.required, first.comment,
+                             first.annotator, first.meta)
+            own = ConversionReport()
+            merged = _convert(text, sent, char, tok, split, own, case, False)
+            if merged is not None and any(
+                    _overlapping(e, merged) for i, (_, e, _, _) in enumerate(kept)
+                    if i != clash and e.annotator == merged.annotator):
+                merged = None
+        if merged is None:
+            report.add("dropped", {**case, "reason": "overlaps an edit"})
+            continue
+        report.add("dropped", {**case, "reason": "merged into an overlapping edit",
+                               "into": [first.start, first.end]})
+        kept[clash] = (place, merged, char, own)
+    kept.sort(key=lambda item: item[0])
+    sent.edits = [e for _, e, _, _ in kept]
+    sent.sources = [s for _, _, s, _ in kept]
+    sent.cases = [c for _, _, _, c in kept]
 
 
 def _sentence_spans(text: str, breaks: Sequence[int], split: Tokenizer) -> list[Token]:
@@ -503,6 +598,94 @@ def lost_space(text: str, edit: Edit) -> bool:
     return all(c and "".join(c)[:1].isalnum() for c in edit.corrections)
 
 
+def unglue(text: str, edit: Edit, tokenizer: Tokenizer | None = None) -> Edit | None:
+    """The edit as its annotator meant it when, applied to the letter, it would glue two
+    words together; ``None`` when it would not.
+
+    Two cases, both common in NUCLE (``formats.md`` §7.3):
+
+    * the span starts or ends with white space that a correction does not have, and the
+      text on that side is no white space: ``"diagonosed "`` → ``"diagnosed"`` before
+      ``out`` would give ``diagnosedout``.  The white space is left out of the span (and
+      off that edge of every correction): ``"diagonosed"`` → ``"diagnosed"``.
+    * a word inserted against a word: at a word's start without a trailing space
+      (``"the"`` before ``cat``), or replacing white space only between two words (``" "``
+      → ``"the"``).  A space goes between them.  (An insertion at a word's end is
+      :func:`lost_space`'s case; one inside a word, and white space replaced by nothing or
+      by punctuation, join on purpose: ``"some times"`` → ``"sometimes"``.)
+
+    With a ``tokenizer``, an edit is repaired only when that tokenizer, applied to the
+    edit as written, makes a token across an edge of a correction (``diagnosedout``,
+    ``testing.even``); without one, whenever a word or punctuation would touch.
+
+    Args:
+        text: the document's text.
+        edit: a character-offset edit in it.
+        tokenizer: the tokenizer of the conversion.
+
+    Returns:
+        The repaired edit (same type, annotator and meta), or ``None``.
+    """
+    a, b = edit.start, edit.end
+    if not edit.corrections or not 0 <= a <= b <= len(text):
+        return None
+    texts = _texts(edit)
+    left, right = text[a - 1:a], text[b:b + 1]
+    core_a, core_b = _trimmed(text, a, b)
+    if core_a < core_b:
+        cut_left = core_a > a and bool(left) and not left.isspace() and any(
+            not (c + text[b:])[:1].isspace() for c in texts)
+        cut_right = core_b < b and bool(right) and not right.isspace() and any(
+            not (text[:a] + c)[-1:].isspace() for c in texts)
+        start, end = (core_a if cut_left else a), (core_b if cut_right else b)
+        fixed = [c.lstrip() if cut_left else c for c in texts]
+        fixed = [c.rstrip() if cut_right else c for c in fixed]
+        # punctuation glued to a word, replaced by a word: "oversea|," → "and"
+        inner_left, inner_right = text[start:start + 1], text[end - 1:end]
+        left, right = text[start - 1:start], text[end:end + 1]
+        fixed = [(" " if c[:1].isalnum() and left.isalnum() and not inner_left.isalnum()
+                  else "") + c +
+                 (" " if c[-1:].isalnum() and right.isalnum() and not inner_right.isalnum()
+                  else "") for c in fixed]
+        if (start, end) == (a, b) and fixed == texts:
+            return None
+    else:
+        # an insertion, or white space replaced: pad a word that would touch a word
+        start, end = a, b
+        only_space = a < b
+        fixed = []
+        for c in texts:
+            pad_left = bool(c) and c[0].isalnum() and left.isalnum() and only_space
+            pad_right = bool(c) and c[-1].isalnum() and right.isalnum() and (
+                only_space or not left.isalnum())
+            fixed.append((" " if pad_left else "") + c + (" " if pad_right else ""))
+        if fixed == texts:
+            return None
+    if tokenizer is not None and not any(_glues(text, a, b, c, tokenizer) for c in texts):
+        return None
+    corrections = tuple((c,) if c else () for c in fixed)
+    return make_edit(start, end, corrections, edit.type, edit.required, edit.comment,
+                     edit.annotator, edit.meta)
+
+
+GLUE_WINDOW = 200
+"""How many characters on each side of an edit :func:`_glues` tokenizes (up to white space)."""
+
+
+def _glues(text: str, a: int, b: int, correction: str, tokenizer: Tokenizer) -> bool:
+    """Whether ``correction`` written over ``text[a:b]`` makes a token across one of its
+    edges (the words around it tokenized up to the white space before and after)."""
+    p = a
+    while p > max(a - GLUE_WINDOW, 0) and not text[p - 1].isspace():
+        p -= 1
+    q = b
+    while q < min(b + GLUE_WINDOW, len(text)) and not text[q].isspace():
+        q += 1
+    window = text[p:a] + correction + text[b:q]
+    seams = (a - p, a - p + len(correction))
+    return any(t.start < seam < t.end for t in tokenizer.tokenize(window) for seam in seams)
+
+
 def _texts(edit: Edit) -> list[str]:
     return ["".join(c) for c in edit.corrections]
 
@@ -517,6 +700,7 @@ def _convert(
     sent: _Sent,
     edit: Edit,
     tok: Tokenizer,
+    split: Tokenizer,
     report: ConversionReport,
     case: dict[str, Any],
     shrink: bool,
@@ -529,7 +713,9 @@ def _convert(
     rel = [Token(t.text, t.start - ss, t.end - ss) for t in old]
     ranges: list[tuple[int, int, tuple[str, ...]]] = []
     for correction in _texts(edit):
-        new = tok.tokenize(local[:a] + correction + local[b:])
+        # split first: a correction that ends a sentence ("alone," → "alone.") tokenizes
+        # as the end of one, as the whole text would
+        new = _split_tokens(local[:a] + correction + local[b:], tok, split)
         ranges.append(_anchored_diff(rel, new, a, b, len(correction), shrink))
     olds = tuple(t.text for t in old)
     changed = [r for r in ranges if r[2] != olds[r[0]:r[1]]]
@@ -618,6 +804,12 @@ def _convert_conll(
                      edit.annotator, meta)
 
 
+def _split_tokens(text: str, tok: Tokenizer, split: Tokenizer) -> list[Token]:
+    """The tokens of ``text`` split into sentences first (offsets into ``text``)."""
+    return [Token(t.text, t.start + s.start, t.end + s.start)
+            for s in split.tokenize(text) for t in tok.tokenize(s.text)]
+
+
 def _tokenized_before(correction: str, rest: str, tok: Tokenizer, split: Tokenizer
                       ) -> tuple[str, ...]:
     """The tokens of ``correction`` as sentence splitting and tokenizing
@@ -689,6 +881,7 @@ def _check(
     doc_id: str,
     number: int,
     origin: Mapping[int, int] | None = None,
+    split: Tokenizer | None = None,
 ) -> None:
     """Count the sentence as consistent when each annotator's token edits give the tokens
     of its character edits applied (``origin``: the document's id of each annotator)."""
@@ -707,8 +900,9 @@ def _check(
                 b = max(min(e.end, se), ss) - ss
                 clipped.append(make_edit(a, b, e.corrections, e.type, e.required, e.comment, 0))
         try:
-            expected = tuple(t.text for t in
-                             tok.tokenize("".join(apply_edits(sent.span.text, clipped))))
+            corrected = "".join(apply_edits(sent.span.text, clipped))
+            expected = tuple(t.text for t in (tok.tokenize(corrected) if split is None
+                                              else _split_tokens(corrected, tok, split)))
         except ValueError:
             report.add("inconsistent", {**case, "reason": "overlapping edits in the input"})
             return

@@ -59,6 +59,10 @@ NAME = "nucle"
 UNIT = "char"
 SUFFIXES: tuple[str, ...] = (".sgml",)
 
+MAPPING = "conll"
+"""The default character → token mapping of NUCLE → M2 (with ``shrink``): the one that
+reproduces the organisers' CoNLL-2013/14 M2 files (see :func:`gecformats.convert.convert`)."""
+
 MAX_DOCUMENT = 20_000_000
 """The most characters one ``DOC`` may have (the largest NUCLE essay has about 20,000)."""
 
