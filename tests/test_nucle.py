@@ -380,3 +380,14 @@ def test_overlaps_of_the_annotation_are_kept_with_a_warning(tmp_path):
     result = CliRunner().invoke(app, ["convert", str(sgml), str(out), "--mapping", "exact"])
     assert result.exit_code == 0 and "overlapping" not in result.output
     assert CliRunner().invoke(app, ["validate", str(out)]).exit_code == 0
+
+
+def test_a_bad_byte_in_a_further_annotator_file_is_its_own(tmp_path):
+    """As the conll reader (issue 22): several files read in step each own their errors."""
+    bad = tmp_path / "second.sgml"
+    bad.write_bytes(SECOND.read_bytes().replace(b"</DOC>", b"\xff</DOC>", 1))
+    line = SECOND.read_bytes()[:SECOND.read_bytes().index(b"</DOC>")].count(b"\n") + 1
+    result = CliRunner().invoke(app, ["convert", str(SAMPLE), str(tmp_path / "o.m2"), "--ann",
+                                      str(bad)])
+    assert result.exit_code == 1
+    assert f"{bad}:{line}: not valid UTF-8" in result.output

@@ -51,7 +51,7 @@ from dataclasses import replace
 from itertools import zip_longest
 
 from gecformats.errors import GecFormatError
-from gecformats.io import atomic_output, text_lines
+from gecformats.io import atomic_output, own_lines, text_lines
 from gecformats.model import MAX_DIGITS, Document, Edit, make_edit
 from gecformats.report import Report
 
@@ -131,9 +131,9 @@ def combine(sources: Sequence[str | os.PathLike[str]], *, first: int = 0,
     names = [os.fspath(s) for s in sources]
     alt_names = [os.fspath(a) for a in alternatives]
     with ExitStack() as stack:
-        streams = [_documents(stack.enter_context(text_lines(s)), n, first + k)
+        streams = [_documents(own_lines(stack.enter_context(text_lines(s)), s), n, first + k)
                    for k, (s, n) in enumerate(zip(sources, names))]
-        alt_chunks = [_chunks(stack.enter_context(text_lines(a)), n)
+        alt_chunks = [_chunks(own_lines(stack.enter_context(text_lines(a)), a), n)
                       for a, n in zip(alternatives, alt_names)]
         pending = [next(c, None) for c in alt_chunks]
         ids = ",".join(str(first + k) for k in range(len(names)))
