@@ -78,7 +78,8 @@ class ConversionReport:
     Counts (the top level of :meth:`to_dict`): ``documents``, ``sentences``, ``edits`` (in
     the input), ``converted`` (in the output, widened ones included), ``widened``,
     ``dropped`` and ``consistent_sentences``.  The lists hold the individual cases with
-    document, character offsets and reason; ``boundary_insertions`` lists insertions that
+    document, character offsets and reason (a dropped edit's also with its original text,
+    corrections and type, :data:`DETAILS`); ``boundary_insertions`` lists insertions that
     sat exactly between two sentences and says which one they were given to.
     """
 
@@ -137,6 +138,8 @@ class ConversionReport:
         ``boundary``) and list it, with its reason counted under ``kind:reason``."""
         if kind not in KINDS:
             raise ValueError(f"unknown kind of case {kind!r}")
+        if kind != "dropped":
+            case = {k: v for k, v in case.items() if k not in DETAILS}
         self.cases.note(kind, case)
         self.counts[f"{kind}:{case.get('reason', '')}"] += 1
 
@@ -279,7 +282,7 @@ def to_sentences(
     partial = partial_annotators(document)
     for edit in document.edits:
         report.edits += 1
-        case = _case(doc_id, edit)
+        case = _case(doc_id, edit, text)
         if repair_spaces and lost_space(text, edit):
             spaced = tuple((" " + "".join(c),) for c in edit.corrections)
             edit = make_edit(edit.start, edit.end, spaced, edit.type, edit.required,
@@ -370,7 +373,11 @@ def _conll_annotators(sent: _Sent, annotators: dict[int, tuple[Edit, ...]],
                 report.converted -= 1
                 report.add("dropped", {"document": doc_id, "start": e.get_meta("chars"),
                                        "annotator": a,
-                                       "reason": f"same as annotator {seen[marks]}"})
+                                       "reason": f"same as annotator {seen[marks]}",
+                                       "original": " ".join(t.text for t in
+                                                            sent.tokens[e.start:e.end]),
+                                       "corrections": [" ".join(c) for c in e.corrections],
+                                       "type": e.type})
             continue
         seen[marks] = a
         kept.append(edits)
@@ -479,7 +486,8 @@ def _merge_overlaps(text: str, sent: _Sent, tok: Tokenizer, split: Tokenizer,
             continue
         place, _, first, _ = kept[clash]
         report.converted -= 1
-        case = {"document": doc_id, "start": source.start, "end": source.end}
+        case = {"document": doc_id, "start": source.start, "end": source.end,
+                **_details(text, source)}
         merged = None
         if any((e.start, e.end, e.corrections) == (edit.start, edit.end, edit.corrections)
                for _, e, _, _ in kept if e.annotator == edit.annotator):
@@ -520,12 +528,25 @@ def _sentence_spans(text: str, breaks: Sequence[int], split: Tokenizer) -> list[
     return out
 
 
-def _case(doc_id: str, edit: Edit) -> dict[str, Any]:
+DETAILS = ("original", "corrections", "type")
+"""What a dropped edit's case adds to its place: its original text, its corrections and its
+type (the cases of other kinds leave them out)."""
+
+
+def _case(doc_id: str, edit: Edit, text: str = "") -> dict[str, Any]:
     case: dict[str, Any] = {"document": doc_id, "start": edit.start, "end": edit.end}
     index = edit.get_meta("hoo.index")
     if index is not None:
         case["index"] = index
+    if text:
+        case.update(_details(text, edit))
     return case
+
+
+def _details(text: str, edit: Edit) -> dict[str, Any]:
+    """:data:`DETAILS` of a character edit."""
+    return {"original": text[edit.start:edit.end],
+            "corrections": ["".join(c) for c in edit.corrections], "type": edit.type}
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
