@@ -120,6 +120,11 @@ def test_quiet_still_reports_drops(tmp_path):
                      '</MISTAKE>\n</ANNOTATION>\n</DOC>\n', encoding="utf-8")
     result = CliRunner().invoke(app, ["convert", str(clean), str(out), "-q"])
     assert result.exit_code == 0 and result.output == ""
+    # the same for M2 → text: an edit that cannot be applied is reported under -q
+    gold = tmp_path / "oor.m2"
+    gold.write_text("S a b\nA 1 9|||R|||x|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["convert", str(gold), str(tmp_path / "o.tsv"), "-q"])
+    assert result.exit_code == 0 and "1 out-of-range" in result.output
 
 
 SECOND = FIXTURES / "nucle" / "sample.1.sgml"

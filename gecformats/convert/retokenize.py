@@ -239,12 +239,17 @@ def to_sentences(
         report: filled with counts and cases (a fresh one is used when omitted).
         check: also check each sentence's consistency (``consistent_sentences``).
         repair_spaces: give back the leading space an insertion lost when its HOO file was
-            re-indented (see :func:`lost_space`); each repair is listed under
-            ``repaired``.
+            re-indented (see :func:`lost_space`) and, under the ``exact`` mapping, keep
+            an edit from gluing two words together (see :func:`unglue`, reason ``would
+            glue words``); each repair is listed under ``repaired``.
         shrink: trim tokens an edit's original and correction share at its edges (as the
             CoNLL preprocessing did); by default the annotator's span is kept.
         mapping: ``exact`` (the default) applies each correction to the characters and
-            diffs the tokens, so the M2 edit does exactly what the character edit does;
+            diffs the tokens (the sentence split again first, so that a correction ending
+            a sentence tokenizes as one), so the M2 edit does what the character edit does,
+            without gluing words (``repair_spaces``); one annotator's edits that would
+            touch one token are merged, or the later dropped (see
+            :func:`_merge_overlaps`), so the M2 holds no overlapping edits of one annotator;
             ``conll`` maps the way the NUCLE → M2 conversion of CoNLL-2013/14 did: white
             space at the span's edges is left out, the span covers the tokens it touches,
             the correction is tokenized on its own, and (with ``shrink``) shared edge
