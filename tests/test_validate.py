@@ -324,6 +324,30 @@ TO_M2 = [
 ]
 
 
+# the readers ../shared has no corpus for: their fixtures (the same check)
+FIXTURE_TO_M2 = [
+    ("bea", FIXTURES / "bea" / "sample.json", "bea", {}),
+    ("fce", FIXTURES / "fce" / "doc1.xml", "fce", {}),
+    ("c4edits", FIXTURES / "c4edits" / "edits.tsv", "c4edits",
+     {"text": FIXTURES / "c4edits" / "sentences.tsv"}),
+    ("tsv", FIXTURES / "parallel" / "sample.tsv", "tsv", {}),
+    ("cherrant", FIXTURES / "parallel" / "sample.cherrant", "cherrant", {}),
+    ("nlpcc", FIXTURES / "parallel" / "sample.train", "nlpcc", {}),
+]
+
+
+@pytest.mark.parametrize("name, source, reader, options", FIXTURE_TO_M2,
+                         ids=[case[0] for case in FIXTURE_TO_M2])
+def test_every_other_reader_to_m2_validates(tmp_path: Path, name: str, source: Path,
+                                            reader: str, options: dict) -> None:
+    from gecformats.convert import convert
+
+    out = tmp_path / "out.m2"
+    convert(source, out, from_format=reader, to_format="m2", **options)
+    assert out.stat().st_size > 0
+    assert [str(p) for p in validate(out)] == []
+
+
 def _prefix(path: Path, out: Path) -> Path:
     """The first :data:`PREFIX` lines of a line-based file, in ``out``."""
     with path.open(encoding="utf-8") as fh:
