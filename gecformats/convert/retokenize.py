@@ -325,11 +325,11 @@ def to_sentences(
     out = []
     for k, sent in enumerate(sents, 1):
         report.sentences += 1
-        present = ids + [a for a in partial if any(e.annotator == a for e in sent.char_edits)]
         if mapping == "exact":
             _merge_overlaps(text, sent, tok, split, report, doc_id)
             for own in sent.cases:
                 report.merge(own)
+        present = ids + [a for a in partial if any(e.annotator == a for e in sent.char_edits)]
         annotators = {a: tuple(e for e in sent.edits if e.annotator == a) for a in present}
         origin = {a: a for a in annotators}
         if mapping == "conll":
@@ -341,8 +341,8 @@ def to_sentences(
             meta={"document": doc_id, "start": str(sent.span.start), "end": str(sent.span.end)},
         )
         if check:
-            _check(text, sent, sentence, tok, report, doc_id, k, origin,
-                   split if mapping == "exact" else None)
+            _check(text, sent, sentence, tok if mapping == "conll" else _SplitFirst(tok, split),
+                   report, doc_id, k, origin)
         out.append(sentence)
     return out
 
@@ -836,6 +836,18 @@ def _split_tokens(text: str, tok: Tokenizer, split: Tokenizer) -> list[Token]:
             for s in split.tokenize(text) for t in tok.tokenize(s.text)]
 
 
+class _SplitFirst:
+    """A tokenizer that splits its text into sentences first (:func:`_split_tokens`): how
+    the exact mapping sees a sentence with its corrections applied."""
+
+    def __init__(self, tok: Tokenizer, split: Tokenizer) -> None:
+        self.tok, self.split = tok, split
+        self.name, self.version = tok.name, tok.version
+
+    def tokenize(self, text: str) -> list[Token]:
+        return _split_tokens(text, self.tok, self.split)
+
+
 def _tokenized_before(correction: str, rest: str, tok: Tokenizer, split: Tokenizer
                       ) -> tuple[str, ...]:
     """The tokens of ``correction`` as sentence splitting and tokenizing
@@ -907,7 +919,6 @@ def _check(
     doc_id: str,
     number: int,
     origin: Mapping[int, int] | None = None,
-    split: Tokenizer | None = None,
 ) -> None:
     """Count the sentence as consistent when each annotator's token edits give the tokens
     of its character edits applied (``origin``: the document's id of each annotator)."""
@@ -926,9 +937,8 @@ def _check(
                 b = max(min(e.end, se), ss) - ss
                 clipped.append(make_edit(a, b, e.corrections, e.type, e.required, e.comment, 0))
         try:
-            corrected = "".join(apply_edits(sent.span.text, clipped))
-            expected = tuple(t.text for t in (tok.tokenize(corrected) if split is None
-                                              else _split_tokens(corrected, tok, split)))
+            expected = tuple(t.text for t in
+                             tok.tokenize("".join(apply_edits(sent.span.text, clipped))))
         except ValueError:
             report.add("inconsistent", {**case, "reason": "overlapping edits in the input"})
             return

@@ -47,9 +47,10 @@ from contextlib import ExitStack
 from typing import Any
 
 from gecformats.errors import GecFormatError, UsageError
-from gecformats.io import own_lines, source_name, text_lines
+from gecformats.io import source_name, text_lines
 from gecformats.model import MAX_DIGITS, Edit, Sentence, make_edit
 from gecformats.report import Report
+from gecformats.io import own_lines
 
 NAME = "conll"
 UNIT = "token"

@@ -51,9 +51,10 @@ from dataclasses import replace
 from itertools import zip_longest
 
 from gecformats.errors import GecFormatError
-from gecformats.io import atomic_output, own_lines, text_lines
+from gecformats.io import atomic_output, text_lines
 from gecformats.model import MAX_DIGITS, Document, Edit, make_edit
 from gecformats.report import Report
+from gecformats.io import own_lines
 
 NAME = "nucle"
 UNIT = "char"
