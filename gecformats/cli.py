@@ -355,14 +355,15 @@ def convert(
         None, help="M2 → HOO: the original text file, or a directory of texts (its Raw/), one "
         "document each in name order; default: the tokens joined by spaces, one sentence per line."
     ),
-    shrink: bool = typer.Option(
-        False, help="HOO → M2: trim tokens an edit's original and correction share (as CoNLL did) "
-        "instead of keeping the annotator's span; words → characters: trim shared characters."
+    shrink: Optional[bool] = typer.Option(
+        None, "--shrink/--no-shrink", help="HOO/NUCLE → M2: trim tokens an edit's original "
+        "and correction share (as CoNLL did) instead of keeping the annotator's span; words → "
+        "characters: trim shared characters. Default: on with --mapping conll."
     ),
-    mapping: Mapping = typer.Option(
-        Mapping.exact, help="Characters → tokens: exact (the M2 edit does exactly what the "
-        "character edit does) or conll (as the NUCLE → M2 conversion of CoNLL-2013/14: edge "
-        "spaces ignored, the correction tokenized alone; use with --shrink)."
+    mapping: Optional[Mapping] = typer.Option(
+        None, help="Characters → tokens: exact (the M2 edit does what the character edit "
+        "does, without gluing words; the default for HOO) or conll (as the NUCLE → M2 "
+        "conversion of CoNLL-2013/14, which it reproduces: the default for NUCLE)."
     ),
     grouping: Grouping = typer.Option(
         Grouping.components, help="I-measure XML output: how edits become loci (components: "
@@ -419,7 +420,7 @@ def convert(
             report = convert_file(input, output, from_format=from_format, to_format=to_name,
                                   tokenizer=tokenizer.value if tokenizer else None,
                                   sentences=sentences.value, text=text, shrink=shrink,
-                                  mapping=mapping.value,
+                                  mapping=mapping.value if mapping else None,
                                   alternative=alternative, types=types.value if types else None,
                                   absent=absent.value if absent else None,
                                   split_substitutions=split_substitutions, simplify=simplify,
@@ -427,12 +428,43 @@ def convert(
                                   resume=resume, **options)
         if report.conversion is not None and report_path is not None:
             report.conversion.write_json(report_path)
-    if report.conversion is not None and not quiet:
-        typer.echo(f"gecformats: {report.conversion.summary()}", err=True)
+    # -q keeps the summary when it tells of something dropped
+    if report.conversion is not None and (not quiet or report.conversion.dropped):
+        typer.echo(f"gecformats: {_conversion_summary(report.conversion, report_path)}", err=True)
+    overlaps = _kept_overlaps(report.conversion)
+    if overlaps:
+        typer.echo(f"gecformats: warning: {overlaps} sentences keep overlapping edits of one "
+                   "annotator, as the annotation has them (so do the organisers' M2 files): "
+                   f"`gecformats validate {output}` lists them; --mapping exact resolves them",
+                   err=True)
     for line in report.lines():
         typer.echo(f"gecformats: {line}", err=True)
     if not quiet:
         typer.echo(f"gecformats: wrote {report.sentences} {_unit_name(to_name)} to {output}", err=True)
+
+
+def _conversion_summary(conversion: Any, report_path: str | None) -> str:
+    """The one-line summary of a conversion: for characters → tokens with the mapping used
+    and where its cases (widened, dropped, inconsistent ...) are listed."""
+    line = conversion.summary()
+    if not hasattr(conversion, "mapping"):  # text ↔ tokens: an ExtractionReport
+        return line
+    if conversion.mapping:
+        flags = conversion.mapping.split()
+        line += f"; --mapping {flags[0]}" + (" --shrink" if "shrink" in flags else "")
+    if report_path is not None:
+        line += f"; every case in {report_path}"
+    elif conversion.cases:
+        line += "; every case listed with --report R.json"
+    return line
+
+
+def _kept_overlaps(conversion: Any) -> int:
+    """How many sentences the conll mapping wrote with overlapping edits of one annotator."""
+    if conversion is None or not getattr(conversion, "mapping", "").startswith("conll"):
+        return 0
+    return sum(n for reason, n in conversion.reasons("inconsistent").items()
+               if "overlap" in reason)
 
 
 def _engine(engine: EngineName, scheduler: str | None, workers: int | None,

@@ -310,6 +310,28 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
         raise
 
 
+def own_lines(lines: Iterable[str], source: Source) -> Iterator[str]:
+    """The lines of :func:`text_lines` for ``source``, with a decoding error blamed on
+    ``source`` itself (file and line) where it happens.
+
+    A reader that reads several files in step (``.conll`` and its ``.conll.ann``) keeps
+    each one's errors its own: otherwise the innermost open file's ``with`` block names
+    itself for another file's bad byte.
+
+    Raises:
+        GecFormatError: ``source`` is not valid UTF-8 (file and, for a path, line named).
+    """
+    it = iter(lines)
+    while True:
+        try:
+            line = next(it)
+        except StopIteration:
+            return
+        except UnicodeDecodeError as exc:
+            raise _decode_error(source, source_name(source), exc) from None
+        yield line
+
+
 @contextmanager
 def _named_as(target: str) -> Iterator[None]:
     """OS errors about a temporary file are reported with the path the user gave."""

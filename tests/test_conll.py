@@ -154,3 +154,22 @@ def test_reads_the_conll2014_annotation(k):
         made.append((key, block.split("\n", 1)[0][2:]))
     sents = list(conll.parse(tokens(*made), annotation))
     assert "".join(m2.format_sentence(s) for s in sents) == official
+
+
+@pytest.mark.parametrize("bad", ["conll", "ann"])
+def test_a_bad_byte_is_blamed_on_its_own_file_and_line(tmp_path, bad):
+    """Issue 22: a non-UTF-8 byte in the .conll was reported as the .ann, with no line."""
+    source = tmp_path / "x.conll"
+    body = tokens(("1 0 0", "He go"), ("1 0 1", "Fine")).encode()
+    ann = ("<ANNOTATION>\n" + MISTAKE.format(s=1, e=2, c="goes") + "</ANNOTATION>\n").encode()
+    if bad == "conll":
+        body = body.replace(b"Fine", b"Fi\xffne")  # line 4
+    else:
+        ann = ann.replace(b"goes", b"go\xffes")  # line 4
+    source.write_bytes(body)
+    (tmp_path / "x.conll.ann").write_bytes(ann)
+    result = CliRunner().invoke(app, ["convert", str(source), str(tmp_path / "out.m2")])
+    assert result.exit_code == 1
+    named = source if bad == "conll" else tmp_path / "x.conll.ann"
+    assert f"{named}:4: not valid UTF-8" in result.output
+    assert not (tmp_path / "out.m2").exists()

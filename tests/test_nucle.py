@@ -65,9 +65,10 @@ def test_conll_mapping():
         "A 11 12|||Vform|||supposed|||REQUIRED|||-NONE-|||0\n\n"]
     assert sents[0].annotators == {}  # no edits: no A line, as in the CoNLL files
     assert [c["reason"] for c in report.dropped_edits] == ["cross-sentence"]
-    # the exact mapping keeps what the character edit does: the space goes too
+    # the exact mapping does what the character edit does, but glues no words (issue 22):
+    # "diagonosed " → "diagnosed" keeps the space before "out"
     exact = to_sentences(doc, shrink=True)
-    assert exact[2].annotators[0][0].corrections == (("diagnosedout",),)
+    assert exact[2].annotators[0][0].corrections == (("diagnosed",),)
     with pytest.raises(ValueError, match="unknown mapping"):
         to_sentences(doc, mapping="nus")
 
@@ -93,6 +94,37 @@ def test_cli_convert(tmp_path):
                                       "--shrink"])
     assert result.exit_code == 0, result.output
     assert out.read_text(encoding="utf-8").startswith("S Why we go to school\n\nS He go to")
+    # the CoNLL way is NUCLE's default (issue 22), and the summary line says so
+    default = tmp_path / "default.m2"
+    result = CliRunner().invoke(app, ["convert", str(SAMPLE), str(default)])
+    assert result.exit_code == 0, result.output
+    assert default.read_text(encoding="utf-8") == out.read_text(encoding="utf-8")
+    assert "; --mapping conll --shrink;" in result.output
+    assert "every case listed with --report R.json" in result.output
+    result = CliRunner().invoke(app, ["convert", str(SAMPLE), str(default), "--mapping",
+                                      "exact"])
+    assert result.exit_code == 0 and "; --mapping exact;" in result.output
+    assert "diagnosedout" not in default.read_text(encoding="utf-8")
+
+
+def test_quiet_still_reports_drops(tmp_path):
+    """Issue 22, item 10: -q prints nothing unless something was dropped."""
+    out = tmp_path / "out.m2"
+    result = CliRunner().invoke(app, ["convert", str(SAMPLE), str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("\n") == 1 and "1 dropped" in result.output  # cross-sentence
+    clean = tmp_path / "clean.sgml"
+    clean.write_text('<DOC nid="1">\n<TEXT>\n<P>\nHe go .\n</P>\n</TEXT>\n<ANNOTATION '
+                     'teacher_id="1">\n<MISTAKE start_par="0" start_off="3" end_par="0" '
+                     'end_off="5">\n<TYPE>SVA</TYPE>\n<CORRECTION>goes</CORRECTION>\n'
+                     '</MISTAKE>\n</ANNOTATION>\n</DOC>\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["convert", str(clean), str(out), "-q"])
+    assert result.exit_code == 0 and result.output == ""
+    # the same for M2 → text: an edit that cannot be applied is reported under -q
+    gold = tmp_path / "oor.m2"
+    gold.write_text("S a b\nA 1 9|||R|||x|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["convert", str(gold), str(tmp_path / "o.tsv"), "-q"])
+    assert result.exit_code == 0 and "1 out-of-range" in result.output
 
 
 SECOND = FIXTURES / "nucle" / "sample.1.sgml"
@@ -244,10 +276,10 @@ OFFICIAL = [
                          ids=["2014.0", "2014.1", "2013-original", "2013-revised"])
 def test_reproduces_the_official_m2(tmp_path, sgml, official):
     """The share of the official M2 blocks (S line and every A line) reproduced byte for
-    byte by --mapping conll --shrink; README lists the measured figures and the causes of
-    the rest."""
+    byte by --mapping conll --shrink, NUCLE's default; README lists the measured figures and
+    the causes of the rest."""
     out = tmp_path / "out.m2"
-    convert(shared_file(sgml), out, mapping="conll", shrink=True)
+    convert(shared_file(sgml), out)  # the default: --mapping conll --shrink (issue 22)
 
     def blocks(path) -> list[str]:
         return [b.strip("\n") for b in path.read_text(encoding="utf-8").split("\n\n") if b.strip()]
@@ -312,3 +344,55 @@ def test_validate(tmp_path):
     assert (problem.line, problem.kind) == (8, "offset-out-of-range")
     result = CliRunner().invoke(app, ["validate", str(SAMPLE)])
     assert result.exit_code == 1 and "paragraph-span" in result.stdout
+
+
+@pytest.mark.shared(f"{CONLL}/conll14st-test-data/noalt")
+def test_issue22_default_conversion_is_a_valid_gold(tmp_path):
+    """Issue 22, item 2: `convert official-2014.0.sgml out.m2` then `validate out.m2` found
+    55 overlapping edits and glued words (`diagnosedout`), 43.8 % of the official blocks.
+    Now the default reproduces the official M2 and validates; --mapping exact validates too
+    and glues no words."""
+    noalt = shared_file(f"{CONLL}/conll14st-test-data/noalt")
+    runner = CliRunner()
+    official = (noalt / "official-2014.0.m2").read_text(encoding="utf-8")
+    for options in ([], ["--mapping", "exact"]):
+        out = tmp_path / "out.m2"
+        result = runner.invoke(app, ["convert", str(noalt / "official-2014.0.sgml"), str(out),
+                                     *options])
+        assert result.exit_code == 0, result.output
+        result = runner.invoke(app, ["validate", str(out)])
+        assert result.exit_code == 0, result.output
+        text = out.read_text(encoding="utf-8")
+        for glued in ("diagnosedout", "offspringeither", "testing.even", "intaketoo"):
+            assert glued not in text
+        ours = [b.strip("\n") for b in text.split("\n\n") if b.strip()]
+        theirs = [b.strip("\n") for b in official.split("\n\n") if b.strip()]
+        matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
+        same = sum(m.size for m in matcher.get_matching_blocks()) / len(theirs)
+        assert same >= (0.97 if not options else 0.40), (options, same)
+
+
+@pytest.mark.shared(f"{CONLL}/conll13st-test-data/original/data/official.sgml")
+def test_overlaps_of_the_annotation_are_kept_with_a_warning(tmp_path):
+    """CoNLL-2013's annotation overlaps itself (as its official M2 does): the CoNLL way keeps
+    that and says so; --mapping exact resolves it (and reports what it dropped)."""
+    sgml = shared_file(f"{CONLL}/conll13st-test-data/original/data/official.sgml")
+    out = tmp_path / "out.m2"
+    result = CliRunner().invoke(app, ["convert", str(sgml), str(out)])
+    assert result.exit_code == 0, result.output
+    assert "sentences keep overlapping edits of one annotator" in result.output
+    assert "--mapping exact resolves them" in result.output
+    result = CliRunner().invoke(app, ["convert", str(sgml), str(out), "--mapping", "exact"])
+    assert result.exit_code == 0 and "overlapping" not in result.output
+    assert CliRunner().invoke(app, ["validate", str(out)]).exit_code == 0
+
+
+def test_a_bad_byte_in_a_further_annotator_file_is_its_own(tmp_path):
+    """As the conll reader (issue 22): several files read in step each own their errors."""
+    bad = tmp_path / "second.sgml"
+    bad.write_bytes(SECOND.read_bytes().replace(b"</DOC>", b"\xff</DOC>", 1))
+    line = SECOND.read_bytes()[:SECOND.read_bytes().index(b"</DOC>")].count(b"\n") + 1
+    result = CliRunner().invoke(app, ["convert", str(SAMPLE), str(tmp_path / "o.m2"), "--ann",
+                                      str(bad)])
+    assert result.exit_code == 1
+    assert f"{bad}:{line}: not valid UTF-8" in result.output

@@ -236,7 +236,19 @@ def test_dropped_case_keeps_the_hoo_index() -> None:
     text = "It is good."
     _, report = convert(text, hoo(0, 2, meta=(("hoo.index", "0007-0001"),)))
     assert report.dropped_edits == [{"document": "d1", "start": 0, "end": 2,
-                                     "index": "0007-0001", "reason": "detection-only"}]
+                                     "index": "0007-0001", "original": "It",
+                                     "corrections": [], "type": "",
+                                     "reason": "detection-only"}]
+
+
+def test_a_dropped_case_shows_original_correction_and_type() -> None:
+    """Issue 22 (HOO): the report of a dropped edit shows what was dropped."""
+    text = "It is good. It is bad."
+    _, report = convert(text, hoo(8, 17, "x y", type="RV"), hoo(6, 10, "good", type="FV"))
+    assert [(c["original"], c["corrections"], c["type"], c["reason"])
+            for c in report.dropped_edits] == [("od. It is", ["x y"], "RV", "cross-sentence"),
+                                               ("good", ["good"], "FV", "no-change")]
+    assert report.widened_edits == [] or "original" not in report.widened_edits[0]
 
 
 def test_replacement_by_the_same_text_is_no_change() -> None:
@@ -427,13 +439,18 @@ def test_sentence_touched_by_a_dropped_cross_sentence_edit_is_inconsistent() -> 
     assert report.reasons("inconsistent") == {"cross-sentence edit dropped": 2}
 
 
-def test_edits_overlapping_after_widening_make_the_sentence_inconsistent() -> None:
+def test_edits_overlapping_after_widening_are_merged() -> None:
+    # "etc." → "stuff" retokenizes the final "."; the insertion after it then falls inside
+    # the first edit's tokens: an M2 file cannot hold both, so they become one edit
     text = "We like cats etc."
-    _, report = convert(text, hoo(*span(text, "etc"), "stuff"),
-                        hoo(len(text), len(text), " too"))
-    assert report.consistent_sentences == 0
-    assert [c["reason"] for c in report.inconsistent_sentences] == [
-        "edits overlap after widening"]
+    out, report = convert(text, hoo(*span(text, "etc"), "stuff", type="A"),
+                          hoo(len(text), len(text), " too", type="B"))
+    assert edits_of(out) == [(m2(3, 5, "stuff . too", type="A+B"),)]
+    assert report.consistent_sentences == 1 and report.converted == 1
+    assert report.dropped_edits == [{"document": "d1", "start": 17, "end": 17,
+                                     "original": "", "corrections": [" too"], "type": "B",
+                                     "reason": "merged into an overlapping edit",
+                                     "into": [13, 16]}]
 
 
 def test_check_false_skips_the_consistency_check() -> None:

@@ -284,3 +284,104 @@ def test_official_imeasure_xml_is_clean() -> None:
     assert list(validate(shared_file("corpora/imeasure/official-2014.combined.m2.ieval.xml"),
                          "ixml")) == []
     assert list(validate(shared_file("corpora/imeasure/example/gold.xml"), "ixml")) == []
+
+
+# ---------------------------------------------- every conversion to M2 gives a valid M2 (issue 22)
+
+C14 = "corpora/conll14/conll14st-test-data"
+C13 = "corpora/conll14/conll13st-test-data"
+PREFIX = 150
+"""Lines of a big line-based corpus the conversion test takes (the suite stays fast)."""
+
+# (id, input, --from, options, files given as options, files cut to PREFIX lines)
+TO_M2 = [
+    ("nucle-2014.0", f"{C14}/noalt/official-2014.0.sgml", "nucle", {}, {}),
+    ("nucle-2014.0-exact", f"{C14}/noalt/official-2014.0.sgml", "nucle",
+     {"mapping": "exact"}, {}),
+    ("nucle-2014.1-exact", f"{C14}/noalt/official-2014.1.sgml", "nucle",
+     {"mapping": "exact"}, {}),
+    ("nucle-2014-combined", f"{C14}/noalt/official-2014.0.sgml", "nucle", {},
+     {"ann": [f"{C14}/noalt/official-2014.1.sgml"]}),
+    ("nucle-2014-withalt-exact", f"{C14}/noalt/official-2014.0.sgml", "nucle",
+     {"mapping": "exact"}, {"ann": [f"{C14}/noalt/official-2014.1.sgml"],
+                            "alt": [f"{C14}/alt/alternative-team{t}.sgml" for t in "abc"]}),
+    ("nucle-2013-original", f"{C13}/original/data/official.sgml", "nucle", {}, {}),
+    ("nucle-2013-revised-exact", f"{C13}/revised/data/official.sgml", "nucle",
+     {"mapping": "exact"}, {}),
+    ("conll-2013", f"{C13}/original/data/official-preprocessed.conll", "conll", {}, {}),
+    ("hoo2011-develop", "corpora/hoo/hoo2011/develop", "hoo2011", {}, {}),
+    ("hoo2011-test", "corpora/hoo/hoo2011/test", "hoo2011", {}, {}),
+    ("hoo2012", "corpora/hoo/hoo2012/train-sample", "hoo2012", {}, {}),
+    ("ixml-2014", "corpora/imeasure/official-2014.combined.m2.ieval.xml", "ixml", {}, {}),
+    ("m2-to-chars", "corpora/nlpcc2018/gold.01.m2", "m2", {"tokenizer": "char"}, {}),
+    ("m2-words-to-chars", "corpora/nlpcc2018/cherrant.nlpcc2018_official.ref.m2.word", "m2",
+     {"tokenizer": "char"}, {}),
+    ("nlpcc", "corpora/nlpcc2018/data.train.sample73.txt", "nlpcc", {}, {}),
+    ("parallel-jfleg", "corpora/jfleg/dev/dev.src", "parallel", {},
+     {"refs": [f"corpora/jfleg/dev/dev.ref{k}" for k in range(4)]}),
+    ("parallel-geccc", "corpora/geccc/data/dev/sentence.input", "parallel",
+     {"tokenizer": "space"}, {"refs": ["corpora/geccc/data/dev/sentence.gold"]}),
+]
+
+
+# the readers ../shared has no corpus for: their fixtures (the same check)
+FIXTURE_TO_M2 = [
+    ("bea", FIXTURES / "bea" / "sample.json", "bea", {}),
+    ("fce", FIXTURES / "fce" / "doc1.xml", "fce", {}),
+    ("c4edits", FIXTURES / "c4edits" / "edits.tsv", "c4edits",
+     {"text": FIXTURES / "c4edits" / "sentences.tsv"}),
+    ("tsv", FIXTURES / "parallel" / "sample.tsv", "tsv", {}),
+    ("cherrant", FIXTURES / "parallel" / "sample.cherrant", "cherrant", {}),
+    ("nlpcc", FIXTURES / "parallel" / "sample.train", "nlpcc", {}),
+]
+
+
+@pytest.mark.parametrize("name, source, reader, options", FIXTURE_TO_M2,
+                         ids=[case[0] for case in FIXTURE_TO_M2])
+def test_every_other_reader_to_m2_validates(tmp_path: Path, name: str, source: Path,
+                                            reader: str, options: dict) -> None:
+    from gecformats.convert import convert
+
+    out = tmp_path / "out.m2"
+    convert(source, out, from_format=reader, to_format="m2", **options)
+    assert out.stat().st_size > 0
+    assert [str(p) for p in validate(out)] == []
+
+
+def _prefix(path: Path, out: Path) -> Path:
+    """The first :data:`PREFIX` lines of a line-based file, in ``out``."""
+    with path.open(encoding="utf-8") as fh:
+        out.write_text("".join(line for _, line in zip(range(PREFIX), fh)), encoding="utf-8")
+    return out
+
+
+@pytest.mark.parametrize("name, source, reader, options, files", TO_M2,
+                         ids=[case[0] for case in TO_M2])
+def test_every_conversion_to_m2_validates(tmp_path: Path, name: str, source: str, reader: str,
+                                          options: dict, files: dict) -> None:
+    """Issue 22: the M2 of every converter on every corpus in ../shared it reads passes
+    ``validate`` (big line-based inputs: their first PREFIX lines)."""
+    from gecformats.convert import convert
+
+    path = shared_file(source)
+    given = {k: [shared_file(f) for f in v] for k, v in files.items()}
+    if reader in ("parallel", "m2") and path.stat().st_size > 200_000:
+        path = _prefix(path, tmp_path / path.name)
+        given["refs"] = [_prefix(r, tmp_path / r.name) for r in given.get("refs", [])] or None
+    out = tmp_path / "out.m2"
+    convert(path, out, from_format=reader, to_format="m2", **options,
+            **{k: v for k, v in given.items() if v})
+    assert out.stat().st_size > 0
+    problems = list(validate(out))
+    if reader == "conll":
+        # token offsets already: the M2 has exactly the problems of the annotation it reads
+        # (CoNLL-2013's .conll.ann has 66 overlapping mistakes, as its official M2)
+        assert sorted(p.kind for p in problems) == sorted(p.kind for p in validate(path, reader))
+    elif options.get("mapping") == "exact" or reader != "nucle":
+        assert [str(p) for p in problems] == [], problems[:5]
+    else:
+        # the CoNLL way keeps what the annotation itself overlaps, as the organisers' M2
+        # files do (CoNLL-2013's, 73 sentences); the CLI warns (test_nucle.py)
+        kinds = {"overlap", "duplicate-edit"}
+        assert {p.kind for p in problems} <= kinds, problems[:5]
+        assert not problems or any(p.kind in kinds for p in validate(path, reader))

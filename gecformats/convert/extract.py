@@ -211,6 +211,10 @@ def align_edits(source: Sequence[str], target: Sequence[str], annotator: int = 0
 # ------------------------------------------------------------------ one sentence
 
 
+LOSSES = ("unannotatable", "out-of-range", "overlap", "spacing-only", "negative-annotator")
+"""The events of an :class:`ExtractionReport` that leave something out of the output."""
+
+
 @dataclass(slots=True)
 class ExtractionReport:
     """What an extraction (text → edits) or application (edits → text) did.
@@ -257,6 +261,12 @@ class ExtractionReport:
     def note(self, what: str, example: str) -> None:
         """Count one event ``what`` and keep ``example`` among the first few."""
         self.events.note(what, example)
+
+    @property
+    def dropped(self) -> int:
+        """How many events lost something (:data:`LOSSES`): what ``convert -q`` still
+        reports."""
+        return sum(self.counts[what] for what in LOSSES)
 
     def merge(self, other: ExtractionReport) -> None:
         """Add the numbers of ``other`` (a worker's report) to this one."""

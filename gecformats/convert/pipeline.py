@@ -43,8 +43,8 @@ def convert(
     tokenizer: str | None = None,
     sentences: str = "punkt",
     text: str | os.PathLike[str] | None = None,
-    shrink: bool = False,
-    mapping: str = "exact",
+    shrink: bool | None = None,
+    mapping: str | None = None,
     alternative: int = 0,
     absent: str | None = None,
     types: str | None = None,
@@ -78,10 +78,13 @@ def convert(
             name order, one document each).  Without it the text is the tokens joined by
             spaces, one sentence per line, in one document.
         mapping: characters → tokens: ``exact`` or ``conll`` (see
-            :func:`gecformats.convert.retokenize.to_sentences`).
+            :func:`gecformats.convert.retokenize.to_sentences`); ``None``: the reader's
+            ``MAPPING`` (NUCLE: ``conll``, which reproduces the CoNLL-2013/14 M2 files),
+            else ``exact``.
         shrink: characters → tokens: trim tokens an edit's original and correction share
             (the CoNLL way) instead of keeping the annotator's span; words → characters:
-            trim shared characters the same way.
+            trim shared characters the same way.  ``None``: on with the ``conll`` mapping,
+            off otherwise.
         alternative: tokens → text: which alternative correction of each edit to apply.
         absent: tokens → text: what an annotator absent from a sentence gets (``source``,
             ``first`` or ``skip``, :data:`gecformats.convert.extract.ABSENT`); ``None``: the
@@ -116,6 +119,10 @@ def convert(
     """
     reader = formats.get(from_format or formats.infer(_path(source)))
     writer = formats.get(to_format or formats.infer(dest))
+    if mapping is None:
+        mapping = getattr(reader, "MAPPING", "exact")
+    if shrink is None:
+        shrink = mapping == "conll"
     read_options = {k: options.pop(k) for k in READER_OPTIONS if options.get(k) is not None}
     if reader.NAME == "c4edits":  # its edits apply to the sentences of --text
         read_options["text"], text = text, None

@@ -78,12 +78,14 @@ class ConversionReport:
     Counts (the top level of :meth:`to_dict`): ``documents``, ``sentences``, ``edits`` (in
     the input), ``converted`` (in the output, widened ones included), ``widened``,
     ``dropped`` and ``consistent_sentences``.  The lists hold the individual cases with
-    document, character offsets and reason; ``boundary_insertions`` lists insertions that
+    document, character offsets and reason (a dropped edit's also with its original text,
+    corrections and type, :data:`DETAILS`); ``boundary_insertions`` lists insertions that
     sat exactly between two sentences and says which one they were given to.
     """
 
     tokenizer: str = ""
     splitter: str = ""
+    mapping: str = ""
     documents: int = 0
     sentences: int = 0
     edits: int = 0
@@ -136,6 +138,8 @@ class ConversionReport:
         ``boundary``) and list it, with its reason counted under ``kind:reason``."""
         if kind not in KINDS:
             raise ValueError(f"unknown kind of case {kind!r}")
+        if kind != "dropped":
+            case = {k: v for k, v in case.items() if k not in DETAILS}
         self.cases.note(kind, case)
         self.counts[f"{kind}:{case.get('reason', '')}"] += 1
 
@@ -145,6 +149,7 @@ class ConversionReport:
         of one pass over all the documents."""
         self.tokenizer = self.tokenizer or other.tokenizer
         self.splitter = self.splitter or other.splitter
+        self.mapping = self.mapping or other.mapping
         self.documents += other.documents
         self.sentences += other.sentences
         self.edits += other.edits
@@ -177,6 +182,7 @@ class ConversionReport:
             "consistent_sentences": self.consistent_sentences,
             "tokenizer": self.tokenizer,
             "sentence_splitter": self.splitter,
+            "mapping": self.mapping,
             "gecformats": __version__,
             "reasons": {k: self.reasons(k) for k in KINDS},
             "widened_edits": self.widened_edits,
@@ -233,12 +239,17 @@ def to_sentences(
         report: filled with counts and cases (a fresh one is used when omitted).
         check: also check each sentence's consistency (``consistent_sentences``).
         repair_spaces: give back the leading space an insertion lost when its HOO file was
-            re-indented (see :func:`lost_space`); each repair is listed under
-            ``repaired``.
+            re-indented (see :func:`lost_space`) and, under the ``exact`` mapping, keep
+            an edit from gluing two words together (see :func:`unglue`, reason ``would
+            glue words``); each repair is listed under ``repaired``.
         shrink: trim tokens an edit's original and correction share at its edges (as the
             CoNLL preprocessing did); by default the annotator's span is kept.
         mapping: ``exact`` (the default) applies each correction to the characters and
-            diffs the tokens, so the M2 edit does exactly what the character edit does;
+            diffs the tokens (the sentence split again first, so that a correction ending
+            a sentence tokenizes as one), so the M2 edit does what the character edit does,
+            without gluing words (``repair_spaces``); one annotator's edits that would
+            touch one token are merged, or the later dropped (see
+            :func:`_merge_overlaps`), so the M2 holds no overlapping edits of one annotator;
             ``conll`` maps the way the NUCLE → M2 conversion of CoNLL-2013/14 did: white
             space at the span's edges is left out, the span covers the tokens it touches,
             the correction is tokenized on its own, and (with ``shrink``) shared edge
@@ -261,6 +272,7 @@ def to_sentences(
         report = ConversionReport()
     report.tokenizer = f"{tok.name}:{tok.version}"
     report.splitter = f"{split.name}:{split.version}"
+    report.mapping = mapping + (" shrink" if shrink else "")
     report.documents += 1
     text = document.text
     spans = _sentence_spans(text, document.breaks, split)
@@ -275,12 +287,17 @@ def to_sentences(
     partial = partial_annotators(document)
     for edit in document.edits:
         report.edits += 1
-        case = _case(doc_id, edit)
+        case = _case(doc_id, edit, text)
         if repair_spaces and lost_space(text, edit):
             spaced = tuple((" " + "".join(c),) for c in edit.corrections)
             edit = make_edit(edit.start, edit.end, spaced, edit.type, edit.required,
                              edit.comment, edit.annotator, edit.meta)
             report.add("repaired", {**case, "reason": "lost leading space"})
+        if repair_spaces and mapping == "exact":
+            unglued = unglue(text, edit, tok)
+            if unglued is not None:
+                edit = unglued
+                report.add("repaired", {**case, "reason": "would glue words"})
         if not edit.corrections:
             report.add("dropped", {**case, "reason": "detection-only"})
             continue
@@ -288,12 +305,19 @@ def to_sentences(
         if target is None:
             continue
         sent = sents[target]
+        # an exact edit's cases wait until the sentence's overlaps are resolved (an edit
+        # merged into another is not widened, but dropped)
+        own = report if mapping == "conll" else ConversionReport()
         if mapping == "conll":
             converted = _convert_conll(text, sent, edit, tok, split, report, case, shrink)
         else:
-            converted = _convert(text, sent, edit, tok, report, case, shrink)
+            converted = _convert(text, sent, edit, tok, split, own, case, shrink)
+        if converted is None and own is not report:
+            report.merge(own)
         if converted is not None:
             sent.edits.append(converted)
+            sent.sources.append(edit)
+            sent.cases.append(own)
             sent.char_edits.append(edit)
             report.converted += 1
         else:
@@ -301,6 +325,10 @@ def to_sentences(
     out = []
     for k, sent in enumerate(sents, 1):
         report.sentences += 1
+        if mapping == "exact":
+            _merge_overlaps(text, sent, tok, split, report, doc_id)
+            for own in sent.cases:
+                report.merge(own)
         present = ids + [a for a in partial if any(e.annotator == a for e in sent.char_edits)]
         by_annotator: dict[int, list[Edit]] = {}  # linear in annotators + edits (issue 22)
         for e in sent.edits:
@@ -316,7 +344,8 @@ def to_sentences(
             meta={"document": doc_id, "start": str(sent.span.start), "end": str(sent.span.end)},
         )
         if check:
-            _check(text, sent, sentence, tok, report, doc_id, k, origin)
+            _check(text, sent, sentence, tok if mapping == "conll" else _SplitFirst(tok, split),
+                   report, doc_id, k, origin)
         out.append(sentence)
     return out
 
@@ -352,7 +381,11 @@ def _conll_annotators(sent: _Sent, annotators: dict[int, tuple[Edit, ...]],
                 report.converted -= 1
                 report.add("dropped", {"document": doc_id, "start": e.get_meta("chars"),
                                        "annotator": a,
-                                       "reason": f"same as annotator {seen[marks]}"})
+                                       "reason": f"same as annotator {seen[marks]}",
+                                       "original": " ".join(t.text for t in
+                                                            sent.tokens[e.start:e.end]),
+                                       "corrections": [" ".join(c) for c in e.corrections],
+                                       "type": e.type})
             continue
         seen[marks] = a
         kept.append(edits)
@@ -417,6 +450,81 @@ class _Sent:
     edits: list[Edit] = field(default_factory=list)
     char_edits: list[Edit] = field(default_factory=list)
     broken: str = ""
+    sources: list[Edit] = field(default_factory=list)  # the character edit of each of edits
+    cases: list[ConversionReport] = field(default_factory=list)  # and its cases (exact)
+
+
+def _overlapping(a: Edit, b: Edit) -> bool:
+    """Two token edits that an M2 file cannot hold for one annotator (as ``validate``)."""
+    if a.start == a.end and b.start == b.end:
+        return False
+    if a.start == a.end:
+        return b.start < a.start < b.end
+    if b.start == b.end:
+        return a.start < b.start < a.end
+    return a.start < b.end and b.start < a.end
+
+
+def _merge_overlaps(text: str, sent: _Sent, tok: Tokenizer, split: Tokenizer,
+                    report: ConversionReport, doc_id: str) -> None:
+    """Make one annotator's token edits of a sentence overlap nowhere, in place.
+
+    Two character edits that do not overlap can still touch one token (two fixes inside
+    one word, or a correction that retokenizes its neighbour): the later one is merged into
+    the earlier, one edit from the first's start to the second's end whose correction is
+    the text with both applied (types joined by ``+``), and reported as dropped (``merged
+    into an overlapping edit``).  Edits with alternative corrections, or whose characters
+    overlap, cannot be merged: the later one is dropped (``overlaps an edit``), as is a
+    repeated edit (``duplicate``).
+    """
+    order = sorted(range(len(sent.edits)), key=lambda k: (sent.edits[k].annotator,
+                                                          sent.edits[k].start,
+                                                          sent.edits[k].end))
+    # (place in file order, token edit, its source, its cases)
+    kept: list[tuple[int, Edit, Edit, ConversionReport]] = []
+    for k in order:
+        edit, source = sent.edits[k], sent.sources[k]
+        clash = next((i for i, (_, other, _, _) in enumerate(kept)
+                      if other.annotator == edit.annotator and (
+                          _overlapping(other, edit) or (other.start, other.end,
+                          other.corrections) == (edit.start, edit.end, edit.corrections))),
+                     None)
+        if clash is None:
+            kept.append((k, edit, source, sent.cases[k]))
+            continue
+        place, _, first, _ = kept[clash]
+        report.converted -= 1
+        case = {"document": doc_id, "start": source.start, "end": source.end,
+                **_details(text, source)}
+        merged = None
+        if any((e.start, e.end, e.corrections) == (edit.start, edit.end, edit.corrections)
+               for _, e, _, _ in kept if e.annotator == edit.annotator):
+            report.add("dropped", {**case, "reason": "duplicate"})
+            continue
+        if len(first.corrections) == len(source.corrections) == 1 and \
+                (first.end <= source.start or source.end <= first.start):
+            a, b = sorted((first, source), key=lambda e: (e.start, e.end))
+            joined = "".join(a.corrections[0]) + text[a.end:b.start] + "".join(b.corrections[0])
+            types = "+".join(dict.fromkeys(t for t in (first.type, source.type) if t))
+            char = make_edit(a.start, max(a.end, b.end), ((joined,) if joined else (),), types,
+                             first.required and source.required, first.comment,
+                             first.annotator, first.meta)
+            own = ConversionReport()
+            merged = _convert(text, sent, char, tok, split, own, case, False)
+            if merged is not None and any(
+                    _overlapping(e, merged) for i, (_, e, _, _) in enumerate(kept)
+                    if i != clash and e.annotator == merged.annotator):
+                merged = None
+        if merged is None:
+            report.add("dropped", {**case, "reason": "overlaps an edit"})
+            continue
+        report.add("dropped", {**case, "reason": "merged into an overlapping edit",
+                               "into": [first.start, first.end]})
+        kept[clash] = (place, merged, char, own)
+    kept.sort(key=lambda item: item[0])
+    sent.edits = [e for _, e, _, _ in kept]
+    sent.sources = [s for _, _, s, _ in kept]
+    sent.cases = [c for _, _, _, c in kept]
 
 
 def _sentence_spans(text: str, breaks: Sequence[int], split: Tokenizer) -> list[Token]:
@@ -428,12 +536,25 @@ def _sentence_spans(text: str, breaks: Sequence[int], split: Tokenizer) -> list[
     return out
 
 
-def _case(doc_id: str, edit: Edit) -> dict[str, Any]:
+DETAILS = ("original", "corrections", "type")
+"""What a dropped edit's case adds to its place: its original text, its corrections and its
+type (the cases of other kinds leave them out)."""
+
+
+def _case(doc_id: str, edit: Edit, text: str = "") -> dict[str, Any]:
     case: dict[str, Any] = {"document": doc_id, "start": edit.start, "end": edit.end}
     index = edit.get_meta("hoo.index")
     if index is not None:
         case["index"] = index
+    if text:
+        case.update(_details(text, edit))
     return case
+
+
+def _details(text: str, edit: Edit) -> dict[str, Any]:
+    """:data:`DETAILS` of a character edit."""
+    return {"original": text[edit.start:edit.end],
+            "corrections": ["".join(c) for c in edit.corrections], "type": edit.type}
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
@@ -506,6 +627,94 @@ def lost_space(text: str, edit: Edit) -> bool:
     return all(c and "".join(c)[:1].isalnum() for c in edit.corrections)
 
 
+def unglue(text: str, edit: Edit, tokenizer: Tokenizer | None = None) -> Edit | None:
+    """The edit as its annotator meant it when, applied to the letter, it would glue two
+    words together; ``None`` when it would not.
+
+    Two cases, both common in NUCLE (``formats.md`` §7.3):
+
+    * the span starts or ends with white space that a correction does not have, and the
+      text on that side is no white space: ``"diagonosed "`` → ``"diagnosed"`` before
+      ``out`` would give ``diagnosedout``.  The white space is left out of the span (and
+      off that edge of every correction): ``"diagonosed"`` → ``"diagnosed"``.
+    * a word inserted against a word: at a word's start without a trailing space
+      (``"the"`` before ``cat``), or replacing white space only between two words (``" "``
+      → ``"the"``).  A space goes between them.  (An insertion at a word's end is
+      :func:`lost_space`'s case; one inside a word, and white space replaced by nothing or
+      by punctuation, join on purpose: ``"some times"`` → ``"sometimes"``.)
+
+    With a ``tokenizer``, an edit is repaired only when that tokenizer, applied to the
+    edit as written, makes a token across an edge of a correction (``diagnosedout``,
+    ``testing.even``); without one, whenever a word or punctuation would touch.
+
+    Args:
+        text: the document's text.
+        edit: a character-offset edit in it.
+        tokenizer: the tokenizer of the conversion.
+
+    Returns:
+        The repaired edit (same type, annotator and meta), or ``None``.
+    """
+    a, b = edit.start, edit.end
+    if not edit.corrections or not 0 <= a <= b <= len(text):
+        return None
+    texts = _texts(edit)
+    left, right = text[a - 1:a], text[b:b + 1]
+    core_a, core_b = _trimmed(text, a, b)
+    if core_a < core_b:
+        cut_left = core_a > a and bool(left) and not left.isspace() and any(
+            not (c + text[b:])[:1].isspace() for c in texts)
+        cut_right = core_b < b and bool(right) and not right.isspace() and any(
+            not (text[:a] + c)[-1:].isspace() for c in texts)
+        start, end = (core_a if cut_left else a), (core_b if cut_right else b)
+        fixed = [c.lstrip() if cut_left else c for c in texts]
+        fixed = [c.rstrip() if cut_right else c for c in fixed]
+        # punctuation glued to a word, replaced by a word: "oversea|," → "and"
+        inner_left, inner_right = text[start:start + 1], text[end - 1:end]
+        left, right = text[start - 1:start], text[end:end + 1]
+        fixed = [(" " if c[:1].isalnum() and left.isalnum() and not inner_left.isalnum()
+                  else "") + c +
+                 (" " if c[-1:].isalnum() and right.isalnum() and not inner_right.isalnum()
+                  else "") for c in fixed]
+        if (start, end) == (a, b) and fixed == texts:
+            return None
+    else:
+        # an insertion, or white space replaced: pad a word that would touch a word
+        start, end = a, b
+        only_space = a < b
+        fixed = []
+        for c in texts:
+            pad_left = bool(c) and c[0].isalnum() and left.isalnum() and only_space
+            pad_right = bool(c) and c[-1].isalnum() and right.isalnum() and (
+                only_space or not left.isalnum())
+            fixed.append((" " if pad_left else "") + c + (" " if pad_right else ""))
+        if fixed == texts:
+            return None
+    if tokenizer is not None and not any(_glues(text, a, b, c, tokenizer) for c in texts):
+        return None
+    corrections = tuple((c,) if c else () for c in fixed)
+    return make_edit(start, end, corrections, edit.type, edit.required, edit.comment,
+                     edit.annotator, edit.meta)
+
+
+GLUE_WINDOW = 200
+"""How many characters on each side of an edit :func:`_glues` tokenizes (up to white space)."""
+
+
+def _glues(text: str, a: int, b: int, correction: str, tokenizer: Tokenizer) -> bool:
+    """Whether ``correction`` written over ``text[a:b]`` makes a token across one of its
+    edges (the words around it tokenized up to the white space before and after)."""
+    p = a
+    while p > max(a - GLUE_WINDOW, 0) and not text[p - 1].isspace():
+        p -= 1
+    q = b
+    while q < min(b + GLUE_WINDOW, len(text)) and not text[q].isspace():
+        q += 1
+    window = text[p:a] + correction + text[b:q]
+    seams = (a - p, a - p + len(correction))
+    return any(t.start < seam < t.end for t in tokenizer.tokenize(window) for seam in seams)
+
+
 def _texts(edit: Edit) -> list[str]:
     return ["".join(c) for c in edit.corrections]
 
@@ -520,6 +729,7 @@ def _convert(
     sent: _Sent,
     edit: Edit,
     tok: Tokenizer,
+    split: Tokenizer,
     report: ConversionReport,
     case: dict[str, Any],
     shrink: bool,
@@ -532,7 +742,9 @@ def _convert(
     rel = [Token(t.text, t.start - ss, t.end - ss) for t in old]
     ranges: list[tuple[int, int, tuple[str, ...]]] = []
     for correction in _texts(edit):
-        new = tok.tokenize(local[:a] + correction + local[b:])
+        # split first: a correction that ends a sentence ("alone," → "alone.") tokenizes
+        # as the end of one, as the whole text would
+        new = _split_tokens(local[:a] + correction + local[b:], tok, split)
         ranges.append(_anchored_diff(rel, new, a, b, len(correction), shrink))
     olds = tuple(t.text for t in old)
     changed = [r for r in ranges if r[2] != olds[r[0]:r[1]]]
@@ -619,6 +831,24 @@ def _convert_conll(
     meta += (("chars", f"{edit.start} {edit.end}"),)
     return make_edit(s0, e0, tuple(corrections), etype, edit.required, edit.comment,
                      edit.annotator, meta)
+
+
+def _split_tokens(text: str, tok: Tokenizer, split: Tokenizer) -> list[Token]:
+    """The tokens of ``text`` split into sentences first (offsets into ``text``)."""
+    return [Token(t.text, t.start + s.start, t.end + s.start)
+            for s in split.tokenize(text) for t in tok.tokenize(s.text)]
+
+
+class _SplitFirst:
+    """A tokenizer that splits its text into sentences first (:func:`_split_tokens`): how
+    the exact mapping sees a sentence with its corrections applied."""
+
+    def __init__(self, tok: Tokenizer, split: Tokenizer) -> None:
+        self.tok, self.split = tok, split
+        self.name, self.version = tok.name, tok.version
+
+    def tokenize(self, text: str) -> list[Token]:
+        return _split_tokens(text, self.tok, self.split)
 
 
 def _tokenized_before(correction: str, rest: str, tok: Tokenizer, split: Tokenizer

@@ -146,7 +146,8 @@ def pair_files(
 
     Args:
         source: a text file, a gold file (``...GE.xml``) or a folder (``Raw/`` + ``Gold/``,
-            or both kinds of file side by side).
+            or both kinds of file side by side), or a folder of such folders (HOO 2011's
+            ``develop/`` and ``test/``: each in name order).
         text_suffix: ``.txt`` (2011) or ``.xml`` (2012).
         format: the format's name for messages.
         strict: raise on a file without its partner (else it is listed with ``None``).
@@ -156,11 +157,17 @@ def pair_files(
 
     Raises:
         FileNotFoundError: ``source`` does not exist.
-        GecFormatError: (strict) a file without its partner, or a folder without any file.
+        GecFormatError: (strict) a file without its partner; a folder without any file; a
+            document id in two subfolders.
     """
     path = Path(source)
     if not path.exists():
         raise FileNotFoundError(2, "No such file or directory", os.fspath(source))
+    if path.is_dir() and not _holds_files(path, text_suffix):
+        parts = [sub for sub in sorted(path.iterdir())
+                 if sub.is_dir() and _holds_files(sub, text_suffix)]
+        if parts:  # a corpus folder of distribution folders (HOO 2011's develop/ and test/)
+            return _pair_parts(parts, text_suffix, format, strict)
     pairs: dict[str, list[Path | None]] = {}
     if path.is_dir():
         raw, gold = path / "Raw", path / "Gold"
@@ -176,9 +183,10 @@ def pair_files(
         for p in golds:
             if p.is_file():
                 pairs.setdefault(strip_suffix(p.name, GOLD_SUFFIX), [None, None])[1] = p
-        if not pairs and strict:
+        if not pairs:
             raise GecFormatError(f"no {format} files ({text_suffix} and {GOLD_SUFFIX}) in this "
-                                 "folder or in its Raw/ and Gold/", os.fspath(source))
+                                 "folder, in its Raw/ and Gold/ or in its subfolders",
+                                 os.fspath(source))
     elif path.name.endswith(GOLD_SUFFIX):
         id = strip_suffix(path.name, GOLD_SUFFIX)
         pairs[id] = [companion(path, id + text_suffix, "Raw"), path]
@@ -195,6 +203,37 @@ def pair_files(
                 raise GecFormatError(f"document {id} has no text file {id}{text_suffix}",
                                      str(gold_path))
     return result
+
+
+def _holds_files(folder: Path, text_suffix: str) -> bool:
+    """Whether ``folder`` is in the distribution layout (``Raw/`` or ``Gold/``) or holds
+    text or gold files itself."""
+    if (folder / "Raw").is_dir() or (folder / "Gold").is_dir():
+        return True
+    return any(p.is_file() for pattern in ("*" + text_suffix, "*" + GOLD_SUFFIX)
+               for p in folder.glob(pattern))
+
+
+def _pair_parts(parts: list[Path], text_suffix: str, format: str, strict: bool
+                ) -> list[tuple[str, Path | None, Path | None]]:
+    """:func:`pair_files` of each subfolder in name order, their documents one after
+    another (HOO 2011's ``develop/`` then ``test/``).
+
+    Raises:
+        GecFormatError: a document id in two subfolders (which one is meant cannot be told).
+    """
+    out: list[tuple[str, Path | None, Path | None]] = []
+    where: dict[str, Path] = {}
+    for part in parts:
+        for id, text_path, gold_path in pair_files(part, text_suffix, format, strict=strict):
+            if id in where:
+                names = ", ".join(str(p) for p in parts)
+                raise GecFormatError(f"document {id} is in both {where[id]} and {part}: "
+                                     f"convert one of the subfolders ({names})",
+                                     os.fspath(part.parent))
+            where[id] = part
+            out.append((id, text_path, gold_path))
+    return out
 
 
 def companion(path: Path, name: str, sibling: str) -> Path | None:

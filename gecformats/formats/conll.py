@@ -50,6 +50,7 @@ from gecformats.errors import GecFormatError, UsageError
 from gecformats.io import source_name, string_lines, text_lines
 from gecformats.model import MAX_DIGITS, Edit, Sentence, make_edit
 from gecformats.report import Report
+from gecformats.io import own_lines
 
 NAME = "conll"
 UNIT = "token"
@@ -87,8 +88,9 @@ def read(source: str | os.PathLike[str],
                              ".conll.ann file(s) with --ann")
         ann = [default]
     with ExitStack() as stack:
-        tokens = stack.enter_context(text_lines(source))
-        mistakes = [_mistakes(stack.enter_context(text_lines(a)), source_name(a))
+        # each file's bad byte is its own (not the last opened file's)
+        tokens = own_lines(stack.enter_context(text_lines(source)), source)
+        mistakes = [_mistakes(own_lines(stack.enter_context(text_lines(a)), a), source_name(a))
                     for a in ann]
         yield from _sentences(tokens, source_name(source), mistakes,
                               [source_name(a) for a in ann])

@@ -54,10 +54,15 @@ from gecformats.errors import GecFormatError
 from gecformats.io import atomic_output, string_lines, text_lines
 from gecformats.model import MAX_DIGITS, Document, Edit, make_edit
 from gecformats.report import Report
+from gecformats.io import own_lines
 
 NAME = "nucle"
 UNIT = "char"
 SUFFIXES: tuple[str, ...] = (".sgml",)
+
+MAPPING = "conll"
+"""The default character → token mapping of NUCLE → M2 (with ``shrink``): the one that
+reproduces the organisers' CoNLL-2013/14 M2 files (see :func:`gecformats.convert.convert`)."""
 
 MAX_DOCUMENT = 20_000_000
 """The most characters one ``DOC`` may have (the largest NUCLE essay has about 20,000)."""
@@ -127,9 +132,9 @@ def combine(sources: Sequence[str | os.PathLike[str]], *, first: int = 0,
     names = [os.fspath(s) for s in sources]
     alt_names = [os.fspath(a) for a in alternatives]
     with ExitStack() as stack:
-        streams = [_documents(stack.enter_context(text_lines(s)), n, first + k)
+        streams = [_documents(own_lines(stack.enter_context(text_lines(s)), s), n, first + k)
                    for k, (s, n) in enumerate(zip(sources, names))]
-        alt_chunks = [_chunks(stack.enter_context(text_lines(a)), n)
+        alt_chunks = [_chunks(own_lines(stack.enter_context(text_lines(a)), a), n)
                       for a, n in zip(alternatives, alt_names)]
         pending = [next(c, None) for c in alt_chunks]
         ids = ",".join(str(first + k) for k in range(len(names)))
