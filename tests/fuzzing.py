@@ -299,6 +299,16 @@ TARGETS = [
 BAD_OPTIONS = [["--beta", "nan"], ["--beta", "inf"], ["--beta", "-1"], ["--beta", "0"],
                ["--max-unchanged-words", "-5"], ["--per-sentence", "-", "--format", "json"],
                ["--format", "nope"], ["--beta", "1e309"]]
+"""Options added to a share of the ``score`` cases."""
+
+OTHER_BAD_OPTIONS = {
+    "imeasure": [["--beta", "nan"], ["--beta", "1e308"], ["--beta", "inf"], ["--beta", "-1"],
+                 ["--weight", "-2"], ["--weight", "inf"], ["--weight", "0"], ["--beta", "0"]],
+    "maxmatch": [["--beta", "nan"], ["--beta", "inf"], ["--beta", "0"], ["--beta", "-1"],
+                 ["--max_unchanged_words", "-5"], ["--help"]],
+    "gleu": [["--order", "0"], ["--iterations", "0"], ["--max-references", "-1"], ["--lambda", "nan"]],
+}
+"""Bad or boundary options added to a share of the other scoring commands' cases."""
 
 
 # ------------------------------------------------------------------------- running
@@ -635,6 +645,8 @@ def run_case(target: Target, command: list[str], seed: int, twins: bool = True) 
         args = _expand(command, given, outdir / "result")
         if command[0] == "score" and rng.random() < 0.1:
             args += rng.choice(BAD_OPTIONS)
+        elif command[0] in OTHER_BAD_OPTIONS and rng.random() < 0.1:
+            args[1:1] = rng.choice(OTHER_BAD_OPTIONS[command[0]])
         before = _snapshot(outdir)
         outcome = Outcome(target.name, args, mutation, seed, "ok")
         try:
