@@ -9,7 +9,17 @@ in-process.  The rule every case must keep:
   standard output instead);
 * no uncaught exception, no hang (a per-case time limit) and no memory blow-up (run
   under an address-space limit);
-* on failure, the output file absent or unchanged and no temporary file left beside it.
+* on failure, the output file absent or unchanged and no temporary file left beside it;
+* every precision, recall, F or GLEU printed in [0, 1], or a warning on standard error;
+* twins agree (a share of the cases, :data:`TWIN_RATE`, runs one): the input with CRLF line
+  ends gives the LF run's exit code, messages and output; ``convert --shards K`` gives parts
+  that joined are the plain output (and fails where it fails); ``--engine dask`` (when a
+  scheduler is given, see :func:`run_in_children`) gives the plain run's output, messages and
+  exit code, for ``convert`` and ``score``.
+
+The mutations include the classes of input that found super-linear work: a line repeated
+thousands of times, a slice repeated in place, a line or token of megabytes, and lines of
+unrelated words (the worst case of every alignment).
 
 ``python tests/fuzzing.py --cases N --seed S`` runs N cases and prints a JSON summary;
 ``tests/test_fuzz.py`` runs a few hundred cases per command, ``tests/bench/bench_fuzz.py``
@@ -23,6 +33,7 @@ import gzip
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import signal
@@ -120,10 +131,50 @@ def m_empty(_rng: random.Random, _data: bytes) -> bytes:
     return b""
 
 
+def m_repeat(rng: random.Random, data: bytes) -> bytes:
+    """Repeat one line (an XML declaration, a comment, an annotator ...) many times: finds
+    work that grows faster than linearly in the number of lines or annotators."""
+    lines = _lines(data)
+    i = rng.randrange(len(lines))
+    lines[i:i + 1] = [lines[i]] * rng.choice((30, 300, 3000, 10_000))
+    return b"\n".join(lines)
+
+
+def m_repeat_slice(rng: random.Random, data: bytes) -> bytes:
+    """Repeat a short slice of the bytes in place (an edit, a JSON object, an element)."""
+    if not data:
+        return data
+    start = rng.randrange(len(data))
+    piece = data[start:start + rng.randint(1, 200)]
+    return data[:start] + piece * rng.choice((50, 500, 5000)) + data[start:]
+
+
+def m_huge(rng: random.Random, data: bytes) -> bytes:
+    """One huge line or token (megabytes): finds work allocated before a size bound."""
+    pos = rng.randrange(len(data) + 1)
+    unit = rng.choice((b"the ", b"x", b"\x00", "错".encode(), b"a b "))
+    return data[:pos] + unit * ((rng.choice((1, 3, 12)) << 20) // len(unit)) + data[pos:]
+
+
+def m_scramble(rng: random.Random, data: bytes) -> bytes:
+    """Replace the words of one or more lines by unrelated words (dissimilar sentences:
+    the worst case of every alignment)."""
+    lines = _lines(data)
+    words = [b"%c%c" % (rng.randrange(97, 123), rng.randrange(97, 123)) for _ in range(60)]
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(lines))
+        n = max(len(lines[i].split()), 1) * rng.choice((1, 1, 2, 10))
+        lines[i] = b" ".join(rng.choice(words) for _ in range(n))
+    return b"\n".join(lines)
+
+
 MUTATIONS: dict[str, Callable[[random.Random, bytes], bytes]] = {
     "flip": m_flip, "truncate": m_truncate, "line": m_line, "special": m_special,
-    "number": m_number, "doctype": m_doctype, "empty": m_empty,
+    "number": m_number, "doctype": m_doctype, "empty": m_empty, "repeat": m_repeat,
+    "repeat-slice": m_repeat_slice, "huge": m_huge, "scramble": m_scramble,
 }
+HEAVY = {"repeat", "repeat-slice", "huge"}
+"""Mutations applied once per case (each already makes its input large)."""
 
 
 # ------------------------------------------------------------------------- targets
@@ -171,6 +222,20 @@ TARGETS = [
                                         "--per-sentence", "{out}.tsv", "-v"],
                                        ["gleu", "{in}", "--gold", "{fixture:score/sample.m2}"],
                                        ["maxmatch", "{in}", "{fixture:score/sample.m2}"]], ".hyp"),
+    Target("errant-gold", "m2/errant.m2", [
+        ["score", "{fixture:score/errant.hyp}", "--gold", "{in}", "--metric", "errant"],
+        ["score", "{fixture:score/errant.hyp}", "--gold", "{in}", "--metric", "errant", "--cat", "3",
+         "--format", "json"],
+        ["score", "{fixture:m2/errant.m2}", "--gold", "{in}", "--metric", "errant", "--mode", "cse"]],
+           ".m2"),
+    Target("errant-hyp", "score/errant.hyp", [
+        ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "errant"],
+        ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "errant", "--mode", "ds"]],
+           ".hyp"),
+    Target("zh-project", "project/system.txt", [
+        ["score", "{in}", "--gold", "{fixture:project/gold.m2}", "--segment", "project"],
+        ["score", "{in}", "--gold", "{fixture:project/gold.m2}", "--segment", "project",
+         "--segmenter", "char", "--format", "json"]], ".txt"),
     Target("ixml", "ixml/example.ixml", [
         ["validate", "{in}"], ["stats", "{in}"], ["convert", "{in}", "{out}.m2"],
         ["convert", "{in}", "{out}.xml", "--to", "ixml"], ["refs", "{in}", "-o", "{out}.txt"],
@@ -239,6 +304,16 @@ TARGETS = [
 BAD_OPTIONS = [["--beta", "nan"], ["--beta", "inf"], ["--beta", "-1"], ["--beta", "0"],
                ["--max-unchanged-words", "-5"], ["--per-sentence", "-", "--format", "json"],
                ["--format", "nope"], ["--beta", "1e309"]]
+"""Options added to a share of the ``score`` cases."""
+
+OTHER_BAD_OPTIONS = {
+    "imeasure": [["--beta", "nan"], ["--beta", "1e308"], ["--beta", "inf"], ["--beta", "-1"],
+                 ["--weight", "-2"], ["--weight", "inf"], ["--weight", "0"], ["--beta", "0"]],
+    "maxmatch": [["--beta", "nan"], ["--beta", "inf"], ["--beta", "0"], ["--beta", "-1"],
+                 ["--max_unchanged_words", "-5"], ["--help"]],
+    "gleu": [["--order", "0"], ["--iterations", "0"], ["--max-references", "-1"], ["--lambda", "nan"]],
+}
+"""Bad or boundary options added to a share of the other scoring commands' cases."""
 
 
 # ------------------------------------------------------------------------- running
@@ -296,7 +371,7 @@ def _prepare(target: Target, rng: random.Random, work: Path) -> tuple[Path, str]
         victim = base = copy
     name = rng.choice(list(MUTATIONS))
     data = victim.read_bytes()
-    for _ in range(rng.choice((1, 1, 1, 2, 3))):
+    for _ in range(1 if name in HEAVY else rng.choice((1, 1, 1, 2, 3))):
         data = MUTATIONS[name](rng, data)
     description = f"{name} of {victim.relative_to(work)}"
     if victim is base and rng.random() < 0.08:  # compressed, maybe damaged
@@ -351,12 +426,220 @@ def _drop_in(args: list[str]) -> _Result:
     return _Result(code, out.getvalue(), err.getvalue(), None)
 
 
-def run_case(target: Target, command: list[str], seed: int) -> Outcome:
-    """Run one mutated case in-process and judge it."""
+def _invoke(command: str, args: list[str]) -> Any:
+    """Run one command line (``args[0]`` is the command) in-process under the
+    :data:`TIME_LIMIT` alarm (raises
+    :class:`_Timeout` past it); the result has ``exit_code``, ``stdout``, ``stderr`` and
+    ``exception`` like typer's ``CliRunner().invoke``."""
     from typer.testing import CliRunner
 
     from gecformats.cli import app
 
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+    try:
+        result = (_drop_in(args[1:]) if command == "maxmatch"
+                  else CliRunner().invoke(app, args, catch_exceptions=True))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    if isinstance(result.exception, _Timeout):
+        raise result.exception
+    return result
+
+
+def _judge(outcome: Outcome, command: list[str], result: Any, before: dict[str, bytes],
+           outdir: Path) -> None:
+    """Set ``outcome``'s status from one run: the rule of the module docstring."""
+    outcome.exit_code = result.exit_code
+    exc = result.exception
+    if isinstance(exc, MemoryError):
+        outcome.status, outcome.detail = "memory", "MemoryError"
+    elif exc is not None and not isinstance(exc, SystemExit):
+        import traceback
+
+        frames = traceback.extract_tb(exc.__traceback__)
+        last = frames[-1] if frames else None
+        where = f"{Path(last.filename).name}:{last.name}:{last.lineno}" if last else "?"
+        outcome.status, outcome.detail = "traceback", f"{type(exc).__name__}: {str(exc)[:200]} at {where}"
+    elif result.exit_code not in (0, 1, 2):
+        outcome.status, outcome.detail = "bad-exit", f"exit {result.exit_code}"
+    elif result.exit_code != 0:
+        outcome.status = "bad-data" if result.exit_code == 1 else "usage"
+        err = result.stderr
+        lines = err.splitlines()
+        listed = command[0] == "validate" and result.stdout.strip()
+        prefix = "maxmatch: " if command[0] == "maxmatch" else "gecformats: "
+        if "Traceback" in err or (not lines and not listed) or any(
+                not line.startswith(prefix) for line in lines):
+            outcome.status, outcome.detail = "bad-message", err[-300:]
+        else:
+            after = _snapshot(outdir)
+            if after != before:
+                outcome.status, outcome.detail = "leftover", ", ".join(sorted(set(after) - set(before)))[:300]
+    else:
+        leftovers = [p for p in _snapshot(outdir) if p.endswith(".tmp") or "/." in "/" + p]
+        if leftovers:
+            outcome.status, outcome.detail = "leftover", ", ".join(leftovers)[:300]
+        else:
+            bad = _out_of_range(result)
+            if bad:
+                outcome.status, outcome.detail = "out-of-range", bad
+
+
+SCORE_LINE = re.compile(r"^\s*(Precision|Recall|F_?[0-9][0-9.]*)\s*:?\s+(\S+)\s*$", re.M)
+SCORE_KEYS = {"precision", "recall", "f", "gleu"}
+
+
+def _out_of_range(result: Any) -> str:
+    """A precision, recall, F or GLEU score outside [0, 1] (or not a number) that the
+    command printed without a warning on standard error; '' when all are in range."""
+    values: list[tuple[str, Any]] = [(m.group(1), m.group(2)) for m in SCORE_LINE.finditer(result.stdout)]
+    text = result.stdout.strip()
+    if text.startswith(("{", "[")):
+        try:
+            stack = [json.loads(text)]
+        except ValueError:
+            stack = []
+        while stack:
+            item = stack.pop()
+            if isinstance(item, dict):
+                values += [(k, v) for k, v in item.items() if k in SCORE_KEYS]
+                stack += [v for v in item.values() if isinstance(v, (dict, list))]
+            elif isinstance(item, list):
+                stack += item
+    warned = "warning" in result.stderr
+    for name, value in values:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            return f"{name} is {value!r}"
+        if not 0 <= number <= 1 and not warned:
+            return f"{name} {number} outside [0, 1] with no warning"
+    return ""
+
+
+# ------------------------------------------------------------------------- twins
+
+LINE_FORMATS = {".m2": "m2", ".tsv": "tsv", ".train": "nlpcc"}
+"""Output suffixes whose parts joined in order are the whole file (for the shards twin)."""
+
+TWIN_RATE = 0.3
+"""Share of the cases that also run one twin of their command (CRLF input, --shards or,
+when :data:`SCHEDULER_ENV` names a scheduler, --engine dask) and compare."""
+
+SCHEDULER_ENV = "GECFUZZ_SCHEDULER"
+"""Environment variable: a Dask scheduler's address for the Dask twin."""
+
+
+def _paths_out(text: str, *roots: Path) -> str:
+    for root in roots:
+        text = text.replace(str(root), "<dir>")
+    return text
+
+
+def _crlf_copy(given: Path, dest: Path) -> Path | None:
+    """A copy of the input with every LF written as CRLF, or ``None`` when the input has
+    a CR already or is compressed (no LF twin to compare with)."""
+    files = [given] if given.is_file() else sorted(p for p in given.rglob("*") if p.is_file())
+    if any(p.suffix == ".gz" or b"\r" in p.read_bytes() for p in files):
+        return None
+    if given.is_file():
+        dest.mkdir()
+        copy = dest / given.name
+        copy.write_bytes(given.read_bytes().replace(b"\n", b"\r\n"))
+        return copy
+    shutil.copytree(given, dest / given.name)
+    for p in (dest / given.name).rglob("*"):
+        if p.is_file():
+            p.write_bytes(p.read_bytes().replace(b"\n", b"\r\n"))
+    return dest / given.name
+
+
+def _files(folder: Path) -> dict[str, Any]:
+    """The output files of a run, a shards manifest without its input sizes and checksums
+    (which differ between twins by design)."""
+    files: dict[str, Any] = _snapshot(folder)
+    for name, data in files.items():
+        if name.endswith("manifest.json"):
+            try:
+                manifest = json.loads(data)
+                manifest.pop("inputs", None)
+                files[name] = manifest
+            except ValueError:
+                pass
+    return files
+
+
+def _twin(kind: str, command: list[str], args: list[str], given: Path, tmp: Path,
+          result: Any, shards: int = 2) -> str:
+    """Run one twin of a case and compare it with the case's own run; return what differs
+    ('' when the twins agree or the twin does not apply)."""
+    outdir, twin_out = tmp / "out", tmp / f"twin-{kind}"
+    twin_out.mkdir()
+    if kind == "crlf":
+        copy = _crlf_copy(given, tmp / "crlf-in")
+        if copy is None:
+            return ""
+        twin_args = [a.replace(str(given), str(copy)).replace(str(outdir), str(twin_out)) for a in args]
+        twin = _invoke(command[0], twin_args)
+        if twin.exception is not None and not isinstance(twin.exception, SystemExit):
+            return f"the CRLF twin raised {type(twin.exception).__name__}: {twin.exception}"[:300]
+        roots = (given, copy, outdir, twin_out)
+        mine = (result.exit_code, _paths_out(result.stdout, *roots), _files(outdir),
+                _paths_out(result.stderr, *roots))
+        theirs = (twin.exit_code, _paths_out(twin.stdout, *roots), _files(twin_out),
+                  _paths_out(twin.stderr, *roots))
+        for name, a, b in zip(("exit code", "standard output", "output files", "standard error"),
+                              mine, theirs):
+            if a != b:
+                if isinstance(a, dict):
+                    a, b = sorted(a.items()), sorted(b.items())
+                return f"CRLF input: {name} differs: {str(a)[:150]!r} vs {str(b)[:150]!r}"
+        return ""
+    if kind == "dask" and command[0] == "score":
+        if "--engine" in args or "errant" in args:
+            return ""
+        twin = _invoke(command[0], args + ["--engine", "dask", "--scheduler", os.environ[SCHEDULER_ENV]])
+        if (twin.exit_code, twin.stdout, twin.stderr) != (result.exit_code, result.stdout, result.stderr):
+            return (f"score --engine dask differs: exit {twin.exit_code} vs {result.exit_code}, "
+                    f"stderr {twin.stderr[-150:]!r} vs {result.stderr[-150:]!r}")
+        return ""
+    output = next((a for a in args if a.startswith(str(outdir))), None)
+    suffix = Path(output).suffix if output else ""
+    if command[0] != "convert" or "--shards" in args or output is None or suffix not in LINE_FORMATS:
+        return ""
+    folder = twin_out / "parts"
+    twin_args = [str(folder) if a == output else a for a in args]
+    if "--to" not in twin_args:
+        twin_args += ["--to", LINE_FORMATS[suffix]]
+    if kind == "shards":
+        twin_args += ["--shards", str(shards)]
+    else:
+        twin_args[twin_args.index(str(folder))] = str(twin_out / f"result{suffix}")
+        twin_args += ["--engine", "dask", "--scheduler", os.environ[SCHEDULER_ENV]]
+    twin = _invoke(command[0], twin_args)
+    if twin.exception is not None and not isinstance(twin.exception, SystemExit):
+        return f"the {kind} twin raised {type(twin.exception).__name__}: {twin.exception}"[:300]
+    if twin.exit_code != result.exit_code:
+        return f"{kind} twin exit {twin.exit_code} vs {result.exit_code}: {twin.stderr[-200:]!r}"
+    if kind == "dask" and _paths_out(twin.stderr, outdir, twin_out) != _paths_out(result.stderr, outdir, twin_out):
+        return f"dask twin stderr {twin.stderr[-200:]!r} vs {result.stderr[-200:]!r}"
+    if result.exit_code != 0:
+        return ""
+    plain = Path(output).read_bytes() if Path(output).exists() else b""
+    if kind == "shards":
+        parts = sorted(folder.glob("part-*"))
+        joined = b"".join(p.read_bytes() for p in parts)
+    else:
+        joined = (twin_out / f"result{suffix}").read_bytes()
+    if joined != plain:
+        return f"{kind} twin output differs ({len(joined)} vs {len(plain)} bytes)"
+    return ""
+
+
+def run_case(target: Target, command: list[str], seed: int, twins: bool = True) -> Outcome:
+    """Run one mutated case in-process and judge it; with ``twins``, a share of the cases
+    (:data:`TWIN_RATE`) also runs one twin of the command and compares."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="gecfuzz.") as tmp:
         work = Path(tmp) / "in"
@@ -367,50 +650,26 @@ def run_case(target: Target, command: list[str], seed: int) -> Outcome:
         args = _expand(command, given, outdir / "result")
         if command[0] == "score" and rng.random() < 0.1:
             args += rng.choice(BAD_OPTIONS)
+        elif command[0] in OTHER_BAD_OPTIONS and rng.random() < 0.1:
+            args[1:1] = rng.choice(OTHER_BAD_OPTIONS[command[0]])
         before = _snapshot(outdir)
         outcome = Outcome(target.name, args, mutation, seed, "ok")
-        signal.signal(signal.SIGALRM, _on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
         try:
-            result = (_drop_in(args[1:]) if command[0] == "maxmatch"
-                      else CliRunner().invoke(app, args, catch_exceptions=True))
+            result = _invoke(command[0], args)
         except _Timeout:
             outcome.status, outcome.detail = "hang", f"over {TIME_LIMIT:g} s"
             return outcome
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        outcome.exit_code = result.exit_code
-        exc = result.exception
-        if isinstance(exc, _Timeout):
-            outcome.status, outcome.detail = "hang", f"over {TIME_LIMIT:g} s"
-        elif isinstance(exc, MemoryError):
-            outcome.status, outcome.detail = "memory", "MemoryError"
-        elif exc is not None and not isinstance(exc, SystemExit):
-            import traceback
-
-            frames = traceback.extract_tb(exc.__traceback__)
-            last = frames[-1] if frames else None
-            where = f"{Path(last.filename).name}:{last.name}:{last.lineno}" if last else "?"
-            outcome.status, outcome.detail = "traceback", f"{type(exc).__name__}: {str(exc)[:200]} at {where}"
-        elif result.exit_code not in (0, 1, 2):
-            outcome.status, outcome.detail = "bad-exit", f"exit {result.exit_code}"
-        elif result.exit_code != 0:
-            outcome.status = "bad-data" if result.exit_code == 1 else "usage"
-            err = result.stderr
-            lines = err.splitlines()
-            listed = command[0] == "validate" and result.stdout.strip()
-            prefix = "maxmatch: " if command[0] == "maxmatch" else "gecformats: "
-            if "Traceback" in err or (not lines and not listed) or any(
-                    not line.startswith(prefix) for line in lines):
-                outcome.status, outcome.detail = "bad-message", err[-300:]
-            else:
-                after = _snapshot(outdir)
-                if after != before:
-                    outcome.status, outcome.detail = "leftover", ", ".join(sorted(set(after) - set(before)))[:300]
-        else:
-            leftovers = [p for p in _snapshot(outdir) if p.endswith(".tmp") or "/." in "/" + p]
-            if leftovers:
-                outcome.status, outcome.detail = "leftover", ", ".join(leftovers)[:300]
+        _judge(outcome, command, result, before, outdir)
+        if not twins or outcome.status not in ("ok", "bad-data", "usage") or rng.random() >= TWIN_RATE:
+            return outcome
+        kinds = ["crlf", "shards"] + (["dask"] if os.environ.get(SCHEDULER_ENV) else [])
+        kind = rng.choice(kinds)
+        try:
+            differs = _twin(kind, command, args, given, Path(tmp), result, rng.randint(1, 7))
+        except _Timeout:
+            differs = f"the {kind} twin took over {TIME_LIMIT:g} s"
+        if differs:
+            outcome.status, outcome.detail = f"twin-{kind}", differs
         return outcome
 
 
@@ -436,12 +695,25 @@ def run(count: int, seed: int, *, progress: bool = False) -> Summary:
     return summary
 
 
-def run_in_children(count: int, seed: int, workers: int = 2) -> Summary:
+def run_in_children(count: int, seed: int, workers: int = 2, dask: bool = False) -> Summary:
     """Run the cases in ``workers`` child processes (each under the memory limit) and merge
-    their summaries; a child killed outright counts as one ``crash``."""
+    their summaries; a child killed outright counts as one ``crash``.  With ``dask``, a local
+    Dask cluster (two worker processes) runs for the duration and the twins include
+    ``--engine dask`` on it."""
+    if dask:
+        from distributed import LocalCluster
+
+        with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0",
+                          silence_logs=50) as cluster:
+            return _children(count, seed, workers, {SCHEDULER_ENV: cluster.scheduler_address})
+    return _children(count, seed, workers, {})
+
+
+def _children(count: int, seed: int, workers: int, env: dict[str, str]) -> Summary:
     per = [count // workers + (i < count % workers) for i in range(workers)]
     procs = [subprocess.Popen([sys.executable, __file__, "--cases", str(n), "--seed", str(seed + i)],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT,
+                              env={**os.environ, **env})
              for i, n in enumerate(per) if n]
     total = Summary()
     for proc in procs:

@@ -1,5 +1,6 @@
 """The fuzz test of issue 13: mutated fixtures through every command end in a result or a
-clean one-line error, never a traceback, hang, memory blow-up or partial output.
+clean one-line error, never a traceback, hang, memory blow-up or partial output; scores in
+range; and twins agree (CRLF input, ``--shards``, ``--engine dask``).
 
 3,000 seeded cases (about 250 per format, spread over its commands) in two child
 processes under an address-space limit; ``tests/bench/bench_fuzz.py`` runs the long
@@ -15,10 +16,15 @@ import fuzzing
 
 CASES = 3000
 SEED = 2026
+try:
+    import distributed  # noqa: F401
+    DASK = True
+except ImportError:  # the Dask twins need the optional extra
+    DASK = False
 
 
 def test_mutated_inputs_give_a_result_or_a_clean_error() -> None:
-    summary = fuzzing.run_in_children(CASES, SEED)
+    summary = fuzzing.run_in_children(CASES, SEED, dask=DASK)
     assert summary.cases == CASES
     shown = "\n".join(json.dumps(f, ensure_ascii=False)[:600] for f in summary.failures[:20])
     assert summary.failures == [], f"{len(summary.failures)} failing cases:\n{shown}"

@@ -3,8 +3,9 @@
 Runs the seeded mutation fuzzer of ``tests/fuzzing.py`` over every format and command in
 two child processes (each under a 3 GB address-space limit, 10 s per case) and prints the
 counts: cases, exit 0, exit 1 (bad data), exit 2 (usage), tracebacks, hangs, memory-outs,
-bad exits, messages that are not one clean line, leftover outputs; then the first failing
-cases with their reproducers.  Nothing is asserted: it reports.
+bad exits, messages that are not one clean line, leftover outputs, scores out of range,
+twins that disagree (CRLF input, --shards, --engine dask on a local cluster); then the first
+failing cases with their reproducers.  Every reader, metric and engine has targets there.  Nothing is asserted: it reports.
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--no-dask", action="store_true", help="no --engine dask twins")
     args = parser.parse_args()
     started = time.monotonic()
-    summary = fuzzing.run_in_children(args.cases, args.seed, args.workers)
+    summary = fuzzing.run_in_children(args.cases, args.seed, args.workers, dask=not args.no_dask)
     wall = time.monotonic() - started
     print(f"{summary.cases} cases in {wall:.0f} s ({summary.cases / wall:.0f}/s, "
           f"{args.workers} processes), {len(fuzzing.TARGETS)} fixtures, "
