@@ -332,5 +332,16 @@ def _check_docinfo(element: etree._Element, name: str | None) -> None:
 
 
 def _syntax_error(exc: etree.XMLSyntaxError, name: str | None) -> GecFormatError:
-    message = exc.msg or str(exc)
+    message = (exc.msg or str(exc)).strip()
+    # libxml2 appends ", line L, column C" (after a line break for some errors): the line is
+    # given as ours, and the column of a CRLF file is not its LF twin's
+    message = re.sub(r"[\s,]*line \d+, col(umn)? \d+$", "", message)
+    if "XML_PARSE_HUGE" in message or "Huge input lookup" in message:
+        message = (f"a text or name longer than the XML parser's limit of "
+                   f"{HUGE_TEXT:,} characters ({message})")
     return GecFormatError(f"not well-formed XML: {message}", name, exc.lineno or None)
+
+
+HUGE_TEXT = 10_000_000
+"""libxml2's limit on one text node or name without its huge-tree option (which the
+readers never set: it would lift the safety limits too)."""

@@ -466,6 +466,8 @@ def _judge(outcome: Outcome, command: list[str], result: Any, before: dict[str, 
     elif result.exit_code != 0:
         outcome.status = "bad-data" if result.exit_code == 1 else "usage"
         err = result.stderr
+        if command[0] == "maxmatch":  # a bad option: the NUS scorer's usage follows the line
+            err = err.split("Usage: maxmatch", 1)[0]
         lines = err.splitlines()
         listed = command[0] == "validate" and result.stdout.strip()
         prefix = "maxmatch: " if command[0] == "maxmatch" else "gecformats: "
@@ -564,6 +566,8 @@ def _files(folder: Path) -> dict[str, Any]:
             try:
                 manifest = json.loads(data)
                 manifest.pop("inputs", None)
+                for part in manifest.get("parts", []):
+                    part.pop("input", None)
                 files[name] = manifest
             except ValueError:
                 pass

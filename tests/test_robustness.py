@@ -398,3 +398,36 @@ def test_tsv_to_m2_with_a_line_past_the_real_cap(tmp_path: Path) -> None:
         f"gecformats: {path}:2: the line is longer than 10,485,760 characters (the limit for "
         "one line, gecformats.io.MAX_LINE); is this the right file?")
     assert not (tmp_path / "out.m2").exists()
+
+
+# --------------------------------------------------------------------------- issue 22, found by the fuzzer's new mutations
+
+
+def test_a_huge_sentence_of_a_character_offset_document_is_refused_at_once(tmp_path):
+    """fuzzing.m_huge in a HOO 2011 raw text: each edit re-tokenized a sentence of 12 MB
+    (over 300 s); a sentence past retokenize.MAX_SENTENCE is refused, naming the document."""
+    from gecformats.convert.retokenize import MAX_SENTENCE
+
+    corpus = tmp_path / "hoo2011"
+    shutil.copytree(FIXTURES / "hoo2011", corpus, ignore=shutil.ignore_patterns("invalid"))
+    raw = corpus / "Raw" / "0001.txt"
+    data = raw.read_bytes()
+    raw.write_bytes(data[:len(data) // 2] + b"a b " * (MAX_SENTENCE // 3) + data[len(data) // 2:])
+    code, out = run("convert", str(corpus), str(tmp_path / "out.m2"), "--from", "hoo2011")
+    assert code == 1 and "document 0001: the sentence at characters" in out
+    assert f"more than {MAX_SENTENCE:,}" in out and out.count("\n") == 1
+    assert not (tmp_path / "out.m2").exists()
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_an_xml_text_past_the_parsers_limit_is_said_in_words_and_no_column(tmp_path, newline):
+    """lxml's 'try XML_PARSE_HUGE' with a column that differs between CRLF twins: the
+    message names the limit and the line, the same for both line ends."""
+    path = tmp_path / "big.xml"
+    with open(path, "w", newline=newline) as fh:
+        fh.write("<?xml version='1.0'?>\n<scripts>" + "the " * 2_600_000 + "</scripts>\n")
+    code, out = run("validate", str(path), "--from", "ixml")
+    assert code == 1
+    assert out == (f"{path}:2: syntax: not well-formed XML: a text or name longer "
+                   "than the XML parser's limit of 10,000,000 characters (Resource limit "
+                   "exceeded: Text node too long, try XML_PARSE_HUGE)\n")

@@ -213,6 +213,10 @@ def document_annotators(document: Document) -> list[int]:
     return sorted({e.annotator for e in document.edits}) or [0]
 
 
+MAX_SENTENCE = 50_000
+"""The longest sentence (characters) :func:`to_sentences` converts; a longer one is refused,
+since each of its edits tokenizes it again (real sentences are under a thousand)."""
+
 MAPPINGS = ("exact", "conll")
 """How :func:`to_sentences` maps character edits to tokens."""
 
@@ -276,6 +280,13 @@ def to_sentences(
     report.documents += 1
     text = document.text
     spans = _sentence_spans(text, document.breaks, split)
+    for span in spans:
+        if span.end - span.start > MAX_SENTENCE:
+            raise GecFormatError(
+                f"document {document.id or '?'}: the sentence at characters {span.start}-"
+                f"{span.end} has {span.end - span.start:,} characters, more than "
+                f"{MAX_SENTENCE:,} (each of its edits re-tokenizes it): check the text, or "
+                f"split it with paragraph breaks or --sentences lines")
     sents = [
         _Sent(span, [Token(t.text, t.start + span.start, t.end + span.start)
                      for t in tok.tokenize(span.text)])
