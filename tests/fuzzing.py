@@ -136,7 +136,9 @@ def m_repeat(rng: random.Random, data: bytes) -> bytes:
     work that grows faster than linearly in the number of lines or annotators."""
     lines = _lines(data)
     i = rng.randrange(len(lines))
-    lines[i:i + 1] = [lines[i]] * rng.choice((30, 300, 3000, 10_000))
+    # at most about a megabyte more: the time limit is for linear work on small inputs
+    count = min(rng.choice((30, 300, 3000, 10_000)), max(30, (1 << 20) // (len(lines[i]) + 1)))
+    lines[i:i + 1] = [lines[i]] * count
     return b"\n".join(lines)
 
 
@@ -153,7 +155,10 @@ def m_huge(rng: random.Random, data: bytes) -> bytes:
     """One huge line or token (megabytes): finds work allocated before a size bound."""
     pos = rng.randrange(len(data) + 1)
     unit = rng.choice((b"the ", b"x", b"\x00", "错".encode(), b"a b "))
-    return data[:pos] + unit * ((rng.choice((1, 3, 12)) << 20) // len(unit)) + data[pos:]
+    # a quarter and one megabyte (linear work stays within the time limit) or past the
+    # 10 MiB line cap (refused while read)
+    size = rng.choice((1 << 18, 1 << 20, 12 << 20))
+    return data[:pos] + unit * (size // len(unit)) + data[pos:]
 
 
 def m_scramble(rng: random.Random, data: bytes) -> bytes:
