@@ -277,3 +277,82 @@ def test_no_mix_reproduces_the_published_values():
         [str(shared_file(f"corpora/conll14/official_submissions/{n}")) for n in names],
         str(shared_file(f"{IMEASURE}/official-2014.combined.m2.ieval.xml")), mix=False)
     assert [f"{s.run.result()[0][1].i * 100:.2f}" for s in systems] == [published[n] for n in names]
+
+
+# ------------------------------------------------------------------ issue 22 (fuzzing)
+
+EMPTY_XML = """<scripts>
+  <script id="1">
+    <sentence id="1" numann="1">
+      <text>
+      </text>
+      <error-list>
+      </error-list>
+    </sentence>
+    <sentence id="2" numann="1">
+      <text>
+        A b c .
+      </text>
+      <error-list>
+      </error-list>
+    </sentence>
+  </script>
+</scripts>
+"""
+
+
+@pytest.mark.parametrize("gold_name, gold_text", [
+    ("gold.m2", "S \n\nS A b c .\n\n"),  # `S` with nothing
+    ("gold.xml", EMPTY_XML),  # an empty <text>
+])
+def test_an_empty_source_sentence_scores_without_a_traceback(tmp_path, gold_name, gold_text):
+    """ieval.py divides by zero on an empty sentence (Acc and WAcc of no column); gecformats
+    takes them as 1, as P and R are 1 when their denominator is 0, so an empty sentence with
+    an empty hypothesis adds nothing to the corpus and scores as perfect."""
+    gold = tmp_path / gold_name
+    gold.write_text(gold_text, encoding="utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("\nA b c .\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["imeasure", str(hyp), "--gold", str(gold), "--per-sentence"])
+    assert result.exit_code == 0, result.output
+    rows = [line.split() for line in result.stdout.splitlines() if line.startswith(("1 ", "Correction"))]
+    assert rows[0][2:7] == ["0"] * 5 and rows[0][7:] == ["100.00"] * 8  # the empty sentence
+    assert rows[-1][1:6] == ["0", "4", "0", "0", "0"]  # the corpus: sentence 2 only
+    # a word in the hypothesis of an empty sentence is a false positive, below the baseline
+    hyp.write_text("x\nA b c .\n", encoding="utf-8")
+    run = im.evaluate_files([str(hyp)], str(gold))[0].run
+    system, base = im.sentence_scores(run, run.sentences[0])
+    assert (system[1].fp, system[1].wacc, base[1].wacc, system[1].i) == (1, 0.0, 1.0, -1.0)
+
+
+def test_a_gold_without_sentences_is_an_error(tmp_path):
+    gold = tmp_path / "gold.xml"
+    gold.write_text("<scripts/>\n", encoding="utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("", encoding="utf-8")
+    result = CliRunner().invoke(app, ["imeasure", str(hyp), "--gold", str(gold)])
+    assert result.exit_code == 1 and "has no sentences" in result.output
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--beta", "1e308"), ("--beta", "nan"), ("--beta", "0"), ("--beta", "-1"), ("--beta", "inf"),
+    ("--weight", "-2"), ("--weight", "inf"), ("--weight", "nan"), ("--weight", "0"),
+    ("--max-cells", "0"),
+])
+def test_bad_beta_weight_and_max_cells_are_usage_errors(tmp_path, option, value):
+    """--beta 1e308 overflowed, --weight -2 divided by zero, --weight inf and --beta nan
+    printed NaN with exit 0 (the issue's commands, on the default gold)."""
+    result = CliRunner().invoke(app, ["imeasure", str(SYS), "--gold", str(GOLD), option, value])
+    assert result.exit_code == 2, result.output
+    assert option in result.output and "Traceback" not in result.output
+    if option != "--max-cells":
+        with pytest.raises(ValueError, match=option[2:]):
+            im.IMeasure(**{option[2:]: float(value)})
+
+
+def test_large_but_finite_beta_and_weight_give_numbers(tmp_path):
+    for option in ("--beta", "--weight"):
+        result = CliRunner().invoke(app, ["imeasure", str(SYS), "--gold", str(GOLD), option, "1e100",
+                                          "--format", "json"])
+        assert result.exit_code == 0, result.output
+        assert "NaN" not in result.stdout and "Infinity" not in result.stdout

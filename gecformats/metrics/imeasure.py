@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gecformats.errors import GecFormatError
-from gecformats.io import text_lines
+from gecformats.io import open_binary, text_lines
 from gecformats.metrics.py2order import Table, py2_float, set_order
 from gecformats.model import LocusSentence
 
@@ -65,8 +65,11 @@ ZERO: Counts = (0,) * 10  # type: ignore[assignment]
 # ------------------------------------------------------------------------- alignment
 
 
-def _pair_table(a: Sequence[str], b: Sequence[str]) -> list[list[int]]:
+def _pair_table(a: Sequence[str], b: Sequence[str], budget: CellBudget | None = None
+                ) -> list[list[int]]:
     n, m = len(a), len(b)
+    if budget is not None:
+        budget.take((n + 1) * (m + 1))
     rows = [[j * GAP for j in range(m + 1)]]
     for i in range(1, n + 1):
         prev = rows[-1]
@@ -109,9 +112,54 @@ def _pair_backtrace(t: list[list[int]], a: Sequence[str], b: Sequence[str]
 
 BIG = 1 << 60
 
+DEFAULT_MAX_CELLS = 100_000_000
+"""The most alignment-table cells one sentence may fill (``max_cells``: the three-way and
+pairwise tables of all the references tried for it, summed) unless told otherwise.
 
-def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str]
-               ) -> tuple[list[str], list[str], list[str]]:
+A cell costs at most about 40 bytes and 0.3 µs (measured), so this keeps a sentence under
+about 800 MB and a few seconds; CoNLL-2014's largest sentence needs {conll} cells.  Past it
+are hypotheses unrelated to their source (the band of the three-way table is then the whole
+cube) or much longer than it, where the original runs for minutes or hours."""
+
+
+class AlignmentTooLarge(ValueError):
+    """A sentence's alignments need more than ``max_cells`` table cells: aligning it would
+    take more memory and time than allowed.  Never a different score: the sentence is refused.
+
+    Attributes:
+        limit: the ``max_cells`` in force.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"its alignments need over {limit:,} table cells (the limit, "
+                         "max_cells): the hypothesis is probably unrelated to the source or "
+                         "much longer than it")
+
+
+class CellBudget:
+    """The table cells one sentence may still fill; :meth:`take` raises
+    :class:`AlignmentTooLarge` before a table past it is made."""
+
+    __slots__ = ("left", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.left = limit
+
+    def take(self, cells: int) -> None:
+        """Count ``cells`` more cells.
+
+        Raises:
+            AlignmentTooLarge: the sentence's limit would be passed.
+        """
+        self.left -= cells
+        if self.left < 0:
+            raise AlignmentTooLarge(self.limit)
+
+
+def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
+               budget: CellBudget | None = None) -> tuple[list[str], list[str], list[str]]:
     """The sum-of-pairs alignment of ``align.py`` (its cost table and backtrace order),
     computed on a band that provably holds every cell of every minimum-cost path.
 
@@ -123,12 +171,13 @@ def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str]
     on the full table.  ``U`` starts at the sum of the pairwise optima plus a margin; if the
     banded optimum exceeds ``U`` it becomes ``U`` and the table is made once more."""
     n1, n2, n3 = len(s1), len(s2), len(s3)
-    t12, t13, t23 = _pair_table(s1, s2), _pair_table(s1, s3), _pair_table(s2, s3)
+    t12, t13, t23 = (_pair_table(s1, s2, budget), _pair_table(s1, s3, budget),
+                     _pair_table(s2, s3, budget))
     # the pairwise optima add up to a lower bound of the optimum, usually close to it
     lowest = t12[n1][n2] + t13[n1][n3] + t23[n2][n3]
     bound = lowest + 6
     while True:
-        d = _banded_table(s1, s2, s3, t12, t13, t23, bound)
+        d = _banded_table(s1, s2, s3, t12, t13, t23, bound, budget)
         total = _cell(d, n1, n2, n3)
         if total <= bound:
             break
@@ -155,10 +204,26 @@ def _k_range(i: int, j: int, room: int, n1: int, n2: int, n3: int) -> tuple[int,
     return (lo, hi) if lo <= hi else None
 
 
+def _band_rows(n1: int, n2: int, n3: int, bound: int) -> int:
+    """How many rows ``(i, j)`` (``i, j >= 1``) :func:`_banded_table` makes for ``bound``:
+    counted first, so that a table past the budget is refused before it is made."""
+    rows = 0
+    for i in range(1, n1 + 1):
+        for j in range(1, n2 + 1):
+            room = bound // 2 - abs(i - j) - abs((n1 - i) - (n2 - j))
+            if room >= 0 and _k_range(i, j, room, n1, n2, n3) is not None:
+                rows += 1
+    return rows
+
+
 def _banded_table(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
                   t12: list[list[int]], t13: list[list[int]], t23: list[list[int]],
-                  bound: int) -> list[list[list[int] | None]]:
+                  bound: int, budget: CellBudget | None = None
+                  ) -> list[list[list[int] | None]]:
     n1, n2, n3 = len(s1), len(s2), len(s3)
+    if budget is not None:  # the planes i = 0 and j = 0, the row pointers, the band's rows
+        budget.take((n1 + n2 + 1) * (n3 + 1) + (n1 + 1) * (n2 + 1))
+        budget.take(_band_rows(n1, n2, n3, bound) * (n3 + 1))
     g2 = 2 * GAP
     big_row = [BIG] * (n3 + 1)
     d: list[list[list[int] | None]] = [[None] * (n2 + 1) for _ in range(n1 + 1)]
@@ -251,8 +316,8 @@ def _three_way_backtrace(d: list[list[list[int] | None]], s1: Sequence[str],
     return la[::-1], lb[::-1], lc[::-1]
 
 
-def align(source: Sequence[str], hypothesis: Sequence[str], reference: Sequence[str]
-          ) -> tuple[list[str], list[str], list[str]]:
+def align(source: Sequence[str], hypothesis: Sequence[str], reference: Sequence[str],
+          budget: CellBudget | None = None) -> tuple[list[str], list[str], list[str]]:
     """The three-way alignment ``ieval.py`` uses: columns of source, hypothesis and
     reference tokens, ``""`` for a gap.
 
@@ -260,17 +325,20 @@ def align(source: Sequence[str], hypothesis: Sequence[str], reference: Sequence[
     the hypothesis or the reference, a pairwise alignment of the other two stands for it;
     otherwise (also when only hypothesis and reference are equal, a quirk of the original)
     the full three-way alignment is computed.
+
+    Raises:
+        AlignmentTooLarge: the tables would take more cells than ``budget`` has left.
     """
     src, hyp, ref = list(source), list(hypothesis), list(reference)
     if src == hyp == ref:
         return src, hyp, ref
     if src == hyp:
-        a, b = _pair_backtrace(_pair_table(hyp, ref), hyp, ref)
+        a, b = _pair_backtrace(_pair_table(hyp, ref, budget), hyp, ref)
         return a, a[:], b
     if src == ref:
-        a, b = _pair_backtrace(_pair_table(ref, hyp), ref, hyp)
+        a, b = _pair_backtrace(_pair_table(ref, hyp, budget), ref, hyp)
         return a, b, a[:]
-    return _three_way(src, hyp, ref)
+    return _three_way(src, hyp, ref, budget)
 
 
 def counts(alignment: tuple[Sequence[str], Sequence[str], Sequence[str]]) -> Counts:
@@ -338,12 +406,17 @@ def _f(p: float, r: float, beta: float) -> float:
         return 0.0
 
 
+# Acc and WAcc of no column at all (an empty source, hypothesis and reference: ieval.py
+# divides by zero there) are 1, as P and R are 1 when their denominator is 0: nothing could
+# be got wrong.  With w > 0 no other counts give a zero denominator.
 def _acc(tp: int, tn: int, fp: int, fn: int, fpn: int) -> float:
-    return (tp + tn) / (tp + tn + fp + fn - fpn)
+    den = tp + tn + fp + fn - fpn
+    return (tp + tn) / den if den else 1.0
 
 
 def _wacc(tp: int, tn: int, fp: int, fn: int, fpn: int, w: float) -> float:
-    return float(w * tp + tn) / (w * (tp + fp) + tn + fn - (w + 1) * (float(fpn) / 2))
+    den = w * (tp + fp) + tn + fn - (w + 1) * (float(fpn) / 2)
+    return float(w * tp + tn) / den if den else 1.0
 
 
 def improvement(wacc: float, base: float) -> float:
@@ -543,8 +616,8 @@ class Segment:
     options: list[tuple[list[str], Counts, Counts]]
 
 
-def segments(gold: GoldSentence, hypothesis: Sequence[str], limit: int = SEGMENT_MAX
-             ) -> list[Segment] | None:
+def segments(gold: GoldSentence, hypothesis: Sequence[str], limit: int = SEGMENT_MAX,
+             budget: CellBudget | None = None) -> list[Segment] | None:
     """Cut a sentence into stretches whose references and alignments are independent.
 
     A cut goes between source tokens ``b−1`` and ``b`` when no locus spans it, inserts
@@ -552,6 +625,9 @@ def segments(gold: GoldSentence, hypothesis: Sequence[str], limit: int = SEGMENT
     to consecutive hypothesis tokens: every reference has those two tokens there too, so
     the three-way alignment matches them in all three.  Each stretch's references are the combinations
     of its loci's options.  ``None`` when a stretch has more than ``limit`` combinations.
+
+    Raises:
+        AlignmentTooLarge: the alignments would take more cells than ``budget`` has left.
     """
     src = gold.source
     hyp = list(hypothesis)
@@ -570,7 +646,7 @@ def segments(gold: GoldSentence, hypothesis: Sequence[str], limit: int = SEGMENT
                 blocked.add(x)  # an insertion there
             else:
                 blocked.update((x, y))  # a changed token on either side
-    a_src, a_hyp = _pair_backtrace(_pair_table(src, hyp), src, hyp)
+    a_src, a_hyp = _pair_backtrace(_pair_table(src, hyp, budget), src, hyp)
     hyp_at: dict[int, int] = {}  # source index -> hypothesis index of a matched token
     i = j = 0
     for x, y in zip(a_src, a_hyp):
@@ -611,8 +687,8 @@ def segments(gold: GoldSentence, hypothesis: Sequence[str], limit: int = SEGMENT
             if key in seen:
                 continue
             seen.add(key)
-            options.append((ref, counts(align(s_seg, h_seg, ref)),
-                            counts(align(s_seg, s_seg, ref))))
+            options.append((ref, counts(align(s_seg, h_seg, ref, budget)),
+                            counts(align(s_seg, s_seg, ref, budget))))
         if not options:
             return None
         out.append(Segment(options))
@@ -718,6 +794,13 @@ class IMeasure:
         weight: w of WAcc.
         enumerate_max: sentences with more reference combinations are scored by
             :func:`search` instead of trying every reference.
+        max_cells: the most alignment-table cells one sentence may fill
+            (:data:`DEFAULT_MAX_CELLS`; ``None``: no limit); past it :meth:`add` raises
+            :class:`AlignmentTooLarge`.
+
+    Raises:
+        ValueError: an unknown ``maximise`` or ``optimise``; ``beta`` or ``weight`` not a
+            number > 0 and at most :data:`MAX_PARAMETER`; ``max_cells`` below 1.
     """
 
     maximise: str = "cwacc"
@@ -726,6 +809,7 @@ class IMeasure:
     beta: float = 1.0
     weight: float = 2.0
     enumerate_max: int = ENUMERATE_MAX
+    max_cells: int | None = DEFAULT_MAX_CELLS
     total: Counts = ZERO
     total_base: Counts = ZERO
     sentences: list[SentenceResult] = field(default_factory=list)
@@ -734,6 +818,10 @@ class IMeasure:
         check_maximise(self.maximise)
         if self.optimise not in ("sentence", "corpus"):
             raise ValueError(f"optimise must be sentence or corpus, not {self.optimise!r}")
+        check_parameter("beta", self.beta)
+        check_parameter("weight", self.weight)
+        if self.max_cells is not None and self.max_cells < 1:
+            raise ValueError(f"max_cells must be 1 or more, not {self.max_cells}")
 
     @property
     def aspect(self) -> int:
@@ -747,19 +835,25 @@ class IMeasure:
             refs: list[list[str]] | None = None) -> SentenceResult:
         """Score one sentence: choose its reference and add its counts to the totals.
 
-        ``refs``: the sentence's :func:`candidates` when already made (several systems)."""
+        ``refs``: the sentence's :func:`candidates` when already made (several systems).
+
+        Raises:
+            AlignmentTooLarge: the alignments need more than ``max_cells`` cells (nothing
+                is added).
+        """
         src = gold.source
         hyp = list(hypothesis)
+        budget = CellBudget(self.max_cells) if self.max_cells is not None else None
         if refs is None:
             if self.mix and combinations(gold) > self.enumerate_max:
-                return self._add_searched(gold, hyp)
+                return self._add_searched(gold, hyp, budget)
             refs = candidates(gold, self.mix)
         best: Scores | None = None
         kept: tuple[list[str], Counts, Counts] | None = None
         corpus = self.optimise == "corpus"
         for ref in refs:
-            c = counts(align(src, hyp, ref))
-            b = counts(align(src, src, ref))
+            c = counts(align(src, hyp, ref, budget))
+            b = counts(align(src, src, ref, budget))
             if corpus:
                 cum = _add(self.total, c)
                 cum_b = _add(self.total_base, b)
@@ -775,9 +869,10 @@ class IMeasure:
         self.sentences.append(result)
         return result
 
-    def _add_searched(self, gold: GoldSentence, hyp: list[str]) -> SentenceResult:
+    def _add_searched(self, gold: GoldSentence, hyp: list[str],
+                      budget: CellBudget | None = None) -> SentenceResult:
         """A sentence with too many references to try: :func:`search` over its segments."""
-        segs = segments(gold, hyp)
+        segs = segments(gold, hyp, budget=budget)
         if segs is None:
             raise ValueError(f"sentence {gold.id}: {combinations(gold):,} references, and "
                              "its loci cannot be cut into stretches small enough to search")
@@ -795,6 +890,18 @@ class IMeasure:
         """The corpus scores of the system (I against the baseline) and of the baseline."""
         return (scores(self.total, self.beta, self.weight, self.total_base),
                 scores(self.total_base, self.beta, self.weight))
+
+
+MAX_PARAMETER = 1e100
+"""The largest ``beta`` and ``weight``: past it β² or w·counts could overflow (``inf``, then
+NaN); far past any weighting anyone uses."""
+
+
+def check_parameter(name: str, value: float) -> None:
+    """Raise ``ValueError`` unless ``value`` (``beta`` or ``weight``) is a number > 0 and at
+    most :data:`MAX_PARAMETER`: ieval.py divides by zero, overflows or prints NaN otherwise."""
+    if not (0 < value <= MAX_PARAMETER):  # also false for NaN
+        raise ValueError(f"{name} must be a number > 0 and at most {MAX_PARAMETER:g}, not {value}")
 
 
 def check_maximise(name: str) -> None:
@@ -851,17 +958,60 @@ class SystemRun:
         return os.path.basename(self.hypothesis)
 
 
+def _line_count(path: str) -> int | None:
+    """The lines of a regular file as :func:`text_lines` gives them, counted fast; ``None``
+    for standard input, a pipe or an unreadable file (it is then counted while scoring)."""
+    if path == "-" or not os.path.isfile(path):
+        return None
+    try:
+        with open_binary(path) as fh:
+            count, last = 0, b"\n"
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                count += block.count(b"\n")
+                last = block[-1:]
+    except OSError:
+        return None
+    return count + (last != b"\n")
+
+
+def _sentence_count(gold: str, gold_format: str | None) -> int | None:
+    """The gold's sentences, read once without making references (``None`` unless the gold
+    is a regular file)."""
+    if gold == "-" or not os.path.isfile(gold):
+        return None
+    return sum(1 for _ in read_gold(gold, gold_format))
+
+
+def _count_error(hypothesis: str, lines: int, gold: str, sentences: int) -> GecFormatError:
+    if lines < sentences:
+        return GecFormatError(f"has fewer lines than {gold} has sentences (line {lines + 1} "
+                              "is missing)", hypothesis)
+    return GecFormatError(f"has {lines} lines, {gold} has {sentences} sentences", hypothesis)
+
+
 def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | None = None,
                    **options: Any) -> list[SystemRun]:
     """Score each hypothesis file against the gold, read once (each sentence's references
     are made once for all systems).
 
+    When the gold and a hypothesis are regular files, their sentences and lines are counted
+    before any scoring, so a mismatch is reported at once.
+
     Raises:
-        GecFormatError: malformed gold, or a hypothesis file whose number of lines differs
-            from the gold's number of sentences (both counts named).
+        GecFormatError: malformed gold, a gold without sentences, a hypothesis file whose
+            number of lines differs from the gold's number of sentences (both counts named),
+            or a sentence whose alignments need more than ``max_cells`` table cells (the
+            hypothesis file and line named).
         ValueError: bad options.
     """
     runs = [SystemRun(h, IMeasure(**options)) for h in hypotheses]
+    line_counts = [_line_count(h) for h in hypotheses]
+    if any(n is not None for n in line_counts):
+        sentences = _sentence_count(gold, gold_format)
+        if sentences is not None:
+            for h, n in zip(hypotheses, line_counts):
+                if n is not None and n != sentences:
+                    raise _count_error(h, n, gold, sentences)
     with ExitStack() as stack:
         streams = [stack.enter_context(text_lines(h)) for h in hypotheses]
         number = 0
@@ -875,17 +1025,23 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
             for system, stream in zip(runs, streams):
                 line = next(stream, None)
                 if line is None:
-                    raise GecFormatError(f"has fewer lines than {gold} has sentences (line "
-                                         f"{number} is missing)", system.hypothesis)
+                    raise _count_error(system.hypothesis, number - 1, gold, number)
                 try:
                     system.run.add(g, hypothesis_tokens(line), refs)
+                except AlignmentTooLarge as exc:
+                    raise GecFormatError(
+                        f"sentence {number}: {exc}; raise the limit (gecformats imeasure "
+                        f"--max-cells) above {exc.limit:,} only with the memory and time for "
+                        "it (at most about 40 bytes and 0.3 µs per cell)",
+                        system.hypothesis, number, "too-large") from None
                 except ValueError as exc:
                     raise GecFormatError(str(exc), gold) from None
+        if not number:
+            raise GecFormatError("has no sentences: there is nothing to score", gold)
         for system, stream in zip(runs, streams):
             extra = sum(1 for _ in stream)
             if extra:
-                raise GecFormatError(f"has {number + extra} lines, {gold} has {number} "
-                                     "sentences", system.hypothesis)
+                raise _count_error(system.hypothesis, number + extra, gold, number)
     return runs
 
 
