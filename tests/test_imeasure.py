@@ -356,3 +356,86 @@ def test_large_but_finite_beta_and_weight_give_numbers(tmp_path):
                                           "--format", "json"])
         assert result.exit_code == 0, result.output
         assert "NaN" not in result.stdout and "Infinity" not in result.stdout
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from("abcdefgh"), max_size=11), st.lists(st.sampled_from("efghijkl"), max_size=11),
+       st.lists(st.sampled_from("abcdefgh"), max_size=11))
+def test_banded_alignment_equals_the_full_table_on_unrelated_sequences(s1, s2, s3):
+    """The band (pairwise prefix and suffix optima, Carrillo–Lipman) also when the
+    hypothesis shares few or no tokens with the source, and for an empty source."""
+    assert im._three_way(s1, s2, s3) == _reference_alignment(s1, s2, s3)
+
+
+def _many_loci_sentence(rng, n=37, loci=10):
+    """A sentence of ``n`` tokens with ``loci`` optional one-token corrections by two
+    annotators (3^loci combinations; the search path), like CoNLL-2014 sentence 40."""
+    src = [f"s{rng.randrange(60)}" for _ in range(n)]
+    errors = tuple((False, (("0", ((p, p + 1, f"x{p}"),)), ("1", ((p, p + 1, f"y{p}"),))))
+                   for p in range(1, n, n // loci)[:loci])
+    return im.GoldSentence(" ".join(src), 2, errors), src
+
+
+def test_an_unrelated_hypothesis_is_aligned_within_a_small_table():
+    """A 37-token sentence against an unrelated 40-token hypothesis took 12.9 s: the band
+    of each reference's table, bounded by gaps only, held the whole cube (37·41·38 cells).
+    Bounded by the pairwise optima through each cell, it holds a few thousand, and the
+    sentence's references share their pairwise tables."""
+    rng = random.Random(22)
+    gold, src = _many_loci_sentence(rng, loci=5)
+    hyp = [f"h{rng.randrange(60)}" for _ in range(40)]
+    ref = im.candidates(gold)[-1]
+    budget = im.CellBudget(10**9)
+    assert im.align(src, hyp, ref, budget) == _reference_alignment(src, hyp, ref)
+    assert 10**9 - budget.left < 40_000  # all tables; the cube alone has 38·41·38 = 59,204
+    assert im.combinations(gold) > im.ENUMERATE_MAX
+    searched = im.IMeasure(max_cells=20_000_000).add(gold, hyp)
+    assert searched.searched
+    tried = im.IMeasure(max_cells=None, enumerate_max=10**6).add(gold, hyp)
+    assert (searched.counts, searched.base) == (tried.counts, tried.base)
+
+
+def _long_case(tmp_path, extra=""):
+    rng = random.Random(3)
+    src = [f"w{rng.randrange(300)}" for _ in range(400)]
+    gold = tmp_path / "long.m2"
+    gold.write_text("S " + " ".join(src) + "\nA 3 4|||Vt|||zz|||REQUIRED|||-NONE-|||0\n\n",
+                    encoding="utf-8")
+    hyp = tmp_path / "long3.txt"
+    hyp.write_text(" ".join(src * 3) + "\n" + extra, encoding="utf-8")
+    return gold, hyp
+
+
+def test_a_sentence_past_max_cells_is_refused_naming_it_and_the_option(tmp_path):
+    """A 400-token sentence against 3 copies of itself took 97 s and 1.26 GB; the band of
+    its table would hold about 130 million cells: refused before the table is made."""
+    gold, hyp = _long_case(tmp_path)
+    result = CliRunner().invoke(app, ["imeasure", str(hyp), "--gold", str(gold)])
+    assert result.exit_code == 1 and result.stdout == ""
+    message = result.output.strip()
+    assert message.startswith(f"gecformats: {hyp}:1: sentence 1: ") and "--max-cells" in message
+    assert len(message.splitlines()) == 1
+    with pytest.raises(im.AlignmentTooLarge):
+        im.align(["a"] * 50, ["b"] * 60, ["c"] * 50, im.CellBudget(1000))
+
+
+def test_max_cells_default_is_the_librarys():
+    import inspect
+
+    from gecformats import cli
+
+    option = inspect.signature(cli.imeasure).parameters["max_cells"].default
+    assert option.default == im.DEFAULT_MAX_CELLS == im.IMeasure().max_cells
+
+
+def test_a_line_count_mismatch_is_found_before_scoring(tmp_path, monkeypatch):
+    """A hypothesis file with one line too many ran 97 s before the count error."""
+    gold, hyp = _long_case(tmp_path, extra="one line too many\n")
+
+    def no_scoring(*_args, **_kwargs):
+        raise AssertionError("scored before counting")
+
+    monkeypatch.setattr(im.IMeasure, "add", no_scoring)
+    result = CliRunner().invoke(app, ["imeasure", str(hyp), "--gold", str(gold)])
+    assert result.exit_code == 1
+    assert f"{hyp}: has 2 lines, {gold} has 1 sentences" in result.output

@@ -72,21 +72,25 @@ def _pair_table(a: Sequence[str], b: Sequence[str], budget: CellBudget | None = 
         budget.take((n + 1) * (m + 1))
     rows = [[j * GAP for j in range(m + 1)]]
     for i in range(1, n + 1):
-        prev = rows[-1]
-        cur = [i * GAP] + [0] * m
-        x = a[i - 1]
-        left = cur[0]
-        for j in range(1, m + 1):
-            v = prev[j - 1] + (0 if x == b[j - 1] else MISMATCH)
-            up = prev[j] + GAP
-            if up < v:
-                v = up
-            left += GAP
-            if left < v:
-                v = left
-            cur[j] = left = v
-        rows.append(cur)
+        rows.append(_next_row(rows[-1], i, a[i - 1], b))
     return rows
+
+
+def _next_row(prev: list[int], i: int, x: str, b: Sequence[str]) -> list[int]:
+    """Row ``i`` of a pairwise table (its token ``x`` against ``b``) from row ``i − 1``."""
+    m = len(b)
+    cur = [i * GAP] + [0] * m
+    left = cur[0]
+    for j in range(1, m + 1):
+        v = prev[j - 1] + (0 if x == b[j - 1] else MISMATCH)
+        up = prev[j] + GAP
+        if up < v:
+            v = up
+        left += GAP
+        if left < v:
+            v = left
+        cur[j] = left = v
+    return cur
 
 
 def _pair_backtrace(t: list[list[int]], a: Sequence[str], b: Sequence[str]
@@ -138,14 +142,16 @@ class AlignmentTooLarge(ValueError):
 
 
 class CellBudget:
-    """The table cells one sentence may still fill; :meth:`take` raises
-    :class:`AlignmentTooLarge` before a table past it is made."""
+    """The table cells one sentence may still fill (``limit`` ``None``: no limit);
+    :meth:`take` raises :class:`AlignmentTooLarge` before a table past it is made.  It also
+    keeps the sentence's pairwise tables that its references share (``cache``)."""
 
-    __slots__ = ("left", "limit")
+    __slots__ = ("cache", "left", "limit")
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int | None) -> None:
         self.limit = limit
-        self.left = limit
+        self.left: float = float("inf") if limit is None else limit
+        self.cache: dict[Any, Any] = {}
 
     def take(self, cells: int) -> None:
         """Count ``cells`` more cells.
@@ -155,7 +161,7 @@ class CellBudget:
         """
         self.left -= cells
         if self.left < 0:
-            raise AlignmentTooLarge(self.limit)
+            raise AlignmentTooLarge(self.limit)  # type: ignore[arg-type]
 
 
 def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
@@ -163,21 +169,31 @@ def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
     """The sum-of-pairs alignment of ``align.py`` (its cost table and backtrace order),
     computed on a band that provably holds every cell of every minimum-cost path.
 
-    A column with a gap in exactly one of two sequences costs that pair 2, so a path
-    through cell ``(i, j, k)`` costs at least ``LB = 2·Σ_pairs(|i−j| + |(n1−i)−(n2−j)|)``.
-    Cells with ``LB`` above an upper bound ``U`` of the optimum are left out (their value
-    stays larger than any path cost): every cell of an optimal path, and its optimal
-    predecessor, is inside, with its exact value, so the backtrace takes the same steps as
-    on the full table.  ``U`` starts at the sum of the pairwise optima plus a margin; if the
-    banded optimum exceeds ``U`` it becomes ``U`` and the table is made once more."""
+    The cost of a three-way alignment is the sum of the costs of the three pairwise
+    alignments it induces, so a path through cell ``(i, j, k)`` costs at least
+    ``LB = Σ_pairs`` (the pair's cheapest alignment through that pair of cells: its prefix
+    and suffix optima; Carrillo & Lipman 1988).  Cells with ``LB`` above an upper bound
+    ``U`` of the optimum are left out (their value stays larger than any path cost): every
+    cell of an optimal path, and its optimal predecessor, is inside, with its exact value,
+    and a cell inside never has a value below its exact one, so the backtrace takes the
+    same steps as on the full table.  ``U`` starts at the sum of the pairwise optima plus a
+    margin; if the banded optimum exceeds ``U`` it becomes ``U`` and the table is made once
+    more.
+
+    Raises:
+        AlignmentTooLarge: the tables would take more cells than ``budget`` has left.
+    """
     n1, n2, n3 = len(s1), len(s2), len(s3)
-    t12, t13, t23 = (_pair_table(s1, s2, budget), _pair_table(s1, s3, budget),
-                     _pair_table(s2, s3, budget))
+    if budget is None:
+        budget = CellBudget(None)
+    t12, x12 = _pair_tables(s1, s2, budget)
+    t13, x13 = _reference_tables(s1, s3, budget)
+    t23, x23 = _reference_tables(s2, s3, budget)
     # the pairwise optima add up to a lower bound of the optimum, usually close to it
     lowest = t12[n1][n2] + t13[n1][n3] + t23[n2][n3]
     bound = lowest + 6
     while True:
-        d = _banded_table(s1, s2, s3, t12, t13, t23, bound, budget)
+        d = _banded_table(s1, s2, s3, t12, t13, t23, (x12, x13, x23), bound - lowest, budget)
         total = _cell(d, n1, n2, n3)
         if total <= bound:
             break
@@ -185,45 +201,127 @@ def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
     return _three_way_backtrace(d, s1, s2, s3)
 
 
+def _pair_tables(a: Sequence[str], b: Sequence[str], budget: CellBudget
+                 ) -> tuple[list[list[int]], list[list[int]]]:
+    """The pairwise table of ``a`` and ``b`` and its :func:`_excess` table, made once per
+    sentence (every reference is aligned with the same source and hypothesis)."""
+    key = ("pair", tuple(a), tuple(b))
+    tables = budget.cache.get(key)
+    if tables is None:
+        forward = _pair_table(a, b, budget)
+        tables = forward, _excess(forward, _pair_table(a[::-1], b[::-1], budget))
+        budget.cache[key] = tables
+    return tables  # type: ignore[no-any-return]
+
+
+def _reference_tables(a: Sequence[str], ref: Sequence[str], budget: CellBudget
+                      ) -> tuple[list[list[int]], list[list[int]]]:
+    """As :func:`_pair_tables` for ``a`` (the source or the hypothesis) and a reference.
+
+    The references of a sentence share long prefixes and suffixes, so the tables are made
+    with the reference's tokens as rows, each row kept in a trie of the references seen
+    (a row depends only on the tokens before it), and transposed."""
+    forward = _trie_rows(ref, a, budget, "forward")
+    backward = _trie_rows(ref[::-1], a[::-1], budget, "backward")
+    excess = _excess(forward, backward)
+    return [list(c) for c in zip(*forward)], [list(c) for c in zip(*excess)]
+
+
+def _trie_rows(seq: Sequence[str], other: Sequence[str], budget: CellBudget, side: str
+               ) -> list[list[int]]:
+    """The rows of ``_pair_table(seq, other)``, each made once per sentence for all the
+    sequences with the same tokens before it."""
+    key = (side, tuple(other))
+    node = budget.cache.get(key)
+    if node is None:
+        node = budget.cache[key] = ([j * GAP for j in range(len(other) + 1)], {})
+    rows = [node[0]]
+    for i, x in enumerate(seq, 1):
+        child = node[1].get(x)
+        if child is None:
+            budget.take(len(other) + 1)
+            child = node[1][x] = (_next_row(node[0], i, x, other), {})
+        rows.append(child[0])
+        node = child
+    return rows
+
+
+def _excess(forward: list[list[int]], backward: list[list[int]]) -> list[list[int]]:
+    """Per pair of cells ``(i, j)``: the cheapest pairwise alignment through it (prefix
+    optimum plus suffix optimum, ``backward`` being the table of the reversed sequences)
+    minus the pair's optimum."""
+    n, m = len(forward) - 1, len(forward[0]) - 1
+    best = forward[n][m]
+    return [[f + b - best for f, b in zip(row, reversed(back))]
+            for row, back in zip(forward, reversed(backward))]
+
+
 def _cell(d: list[list[list[int] | None]], i: int, j: int, k: int) -> int:
     row = d[i][j]
     return BIG if row is None else row[k]
 
 
-def _k_range(i: int, j: int, room: int, n1: int, n2: int, n3: int) -> tuple[int, int] | None:
-    """The ``k`` in ``[0, n3]`` with ``|k−i| + |k−j| + |k−(n3−n1+i)| + |k−(n3−n2+j)| <= room``:
-    an interval, the sum being convex in ``k`` (flat between the middle two points, slope
-    2 then 4 outside them)."""
-    p1, p2, p3, p4 = sorted((i, j, n3 - n1 + i, n3 - n2 + j))
-    rest = room - (p4 + p3 - p2 - p1)
-    if rest < 0:
-        return None
-    lo = p2 - rest // 2 if rest <= 2 * (p2 - p1) else p1 - (rest - 2 * (p2 - p1)) // 4
-    hi = p3 + rest // 2 if rest <= 2 * (p4 - p3) else p4 + (rest - 2 * (p4 - p3)) // 4
-    lo, hi = max(lo, 0), min(hi, n3)
-    return (lo, hi) if lo <= hi else None
+def _hulls(x: list[list[int]], slack: int) -> list[tuple[list[int], list[int], int]]:
+    """Per row of an excess table, for each threshold ``t`` in ``[0, cap]``: the first and
+    last column whose excess is at most ``t`` (``(len, -1)`` when none); ``cap``, the
+    smaller of ``slack`` and the row's largest excess, stands for every larger ``t``."""
+    out = []
+    for row in x:
+        n = len(row)
+        cap = min(slack, max(row))
+        lo, hi = [n] * (cap + 1), [-1] * (cap + 1)
+        for k, e in enumerate(row):
+            if e <= cap:
+                if k < lo[e]:
+                    lo[e] = k
+                hi[e] = k
+        for t in range(1, cap + 1):
+            if lo[t - 1] < lo[t]:
+                lo[t] = lo[t - 1]
+            if hi[t - 1] > hi[t]:
+                hi[t] = hi[t - 1]
+        out.append((lo, hi, cap))
+    return out
 
 
-def _band_rows(n1: int, n2: int, n3: int, bound: int) -> int:
-    """How many rows ``(i, j)`` (``i, j >= 1``) :func:`_banded_table` makes for ``bound``:
-    counted first, so that a table past the budget is refused before it is made."""
-    rows = 0
+def _band(n1: int, n2: int, excess: tuple[list[list[int]], list[list[int]], list[list[int]]],
+          slack: int) -> list[list[tuple[int, int, int]]]:
+    """Per ``i`` in ``[1, n1]``, the rows ``(j, k_lo, k_hi)`` (``j >= 1``) of the band whose
+    cells may be on a path costing at most the pairwise optima plus ``slack``: the pair
+    (1, 2) leaves ``t = slack − x12[i][j]``, and ``k`` must keep both ``x13[i][k]`` and
+    ``x23[j][k]`` within ``t`` (the hull of those ``k``)."""
+    x12, x13, x23 = excess
+    h13, h23 = _hulls(x13, slack), _hulls(x23, slack)
+    band: list[list[tuple[int, int, int]]] = [[]]
     for i in range(1, n1 + 1):
+        rows = []
+        lo13, hi13, cap13 = h13[i]
+        row12 = x12[i]
         for j in range(1, n2 + 1):
-            room = bound // 2 - abs(i - j) - abs((n1 - i) - (n2 - j))
-            if room >= 0 and _k_range(i, j, room, n1, n2, n3) is not None:
-                rows += 1
-    return rows
+            t = slack - row12[j]
+            if t < 0:
+                continue
+            lo23, hi23, cap23 = h23[j]
+            t1 = t if t < cap13 else cap13
+            t2 = t if t < cap23 else cap23
+            lo = lo13[t1] if lo13[t1] > lo23[t2] else lo23[t2]
+            hi = hi13[t1] if hi13[t1] < hi23[t2] else hi23[t2]
+            if lo <= hi:
+                rows.append((j, lo, hi))
+        band.append(rows)
+    return band
 
 
 def _banded_table(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
                   t12: list[list[int]], t13: list[list[int]], t23: list[list[int]],
-                  bound: int, budget: CellBudget | None = None
+                  excess: tuple[list[list[int]], list[list[int]], list[list[int]]],
+                  slack: int, budget: CellBudget | None = None
                   ) -> list[list[list[int] | None]]:
     n1, n2, n3 = len(s1), len(s2), len(s3)
+    band = _band(n1, n2, excess, slack)
     if budget is not None:  # the planes i = 0 and j = 0, the row pointers, the band's rows
-        budget.take((n1 + n2 + 1) * (n3 + 1) + (n1 + 1) * (n2 + 1))
-        budget.take(_band_rows(n1, n2, n3, bound) * (n3 + 1))
+        budget.take((n1 + n2 + 1) * (n3 + 1) + (n1 + 1) * (n2 + 1)
+                    + sum(map(len, band)) * (n3 + 1))
     g2 = 2 * GAP
     big_row = [BIG] * (n3 + 1)
     d: list[list[list[int] | None]] = [[None] * (n2 + 1) for _ in range(n1 + 1)]
@@ -239,14 +337,7 @@ def _banded_table(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
         a = s1[i - 1]
         plane, back = d[i], d[i - 1]
         c13 = [0] + [0 if a == c else MISMATCH for c in s3]
-        for j in range(1, n2 + 1):
-            pair = abs(i - j) + abs((n1 - i) - (n2 - j))
-            room = bound // 2 - pair
-            if room < 0:
-                continue
-            span = _k_range(i, j, room, n1, n2, n3)
-            if span is None:
-                continue
+        for j, k_lo, k_hi in band[i]:
             b = s2[j - 1]
             c12 = 0 if a == b else MISMATCH
             row = [BIG] * (n3 + 1)
@@ -254,7 +345,7 @@ def _banded_table(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
             row_j = plane[j - 1] or big_row
             back_j = back[j] or big_row
             back_jj = back[j - 1] or big_row
-            for k in range(max(span[0], 1), span[1] + 1):
+            for k in range(max(k_lo, 1), k_hi + 1):
                 c = s3[k - 1]
                 c23 = 0 if b == c else MISMATCH
                 c_13 = c13[k]
