@@ -120,10 +120,12 @@ DEFAULT_MAX_CELLS = 100_000_000
 """The most alignment-table cells one sentence may fill (``max_cells``: the three-way and
 pairwise tables of all the references tried for it, summed) unless told otherwise.
 
-A cell costs at most about 40 bytes and 0.3 µs (measured), so this keeps a sentence under
-about 800 MB and a few seconds; CoNLL-2014's largest sentence needs {conll} cells.  Past it
-are hypotheses unrelated to their source (the band of the three-way table is then the whole
-cube) or much longer than it, where the original runs for minutes or hours."""
+A cell costs about 9 bytes and 0.1 µs (measured: most are the unused ends of the band's
+rows), so this keeps a sentence under about 900 MB and 10 s.  The largest CoNLL-2014
+sentence needs 23.7 million (NTHU's line 40, another sentence than the source, against
+960 references), the next 2.5 million.  Past it are hypotheses several times longer than
+their source (a 400-token sentence against three copies of itself: 132 million), where the
+original runs for minutes."""
 
 
 class AlignmentTooLarge(ValueError):
@@ -137,8 +139,8 @@ class AlignmentTooLarge(ValueError):
     def __init__(self, limit: int) -> None:
         self.limit = limit
         super().__init__(f"its alignments need over {limit:,} table cells (the limit, "
-                         "max_cells): the hypothesis is probably unrelated to the source or "
-                         "much longer than it")
+                         "max_cells): the hypothesis is probably much longer than the source or "
+                         "unrelated to it")
 
 
 class CellBudget:
@@ -1123,7 +1125,7 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
                     raise GecFormatError(
                         f"sentence {number}: {exc}; raise the limit (gecformats imeasure "
                         f"--max-cells) above {exc.limit:,} only with the memory and time for "
-                        "it (at most about 40 bytes and 0.3 µs per cell)",
+                        "it (about 9 bytes and 0.1 µs per cell)",
                         system.hypothesis, number, "too-large") from None
                 except ValueError as exc:
                     raise GecFormatError(str(exc), gold) from None
