@@ -124,8 +124,7 @@ A cell costs about 9 bytes and 0.1 µs (measured: most are the unused ends of th
 rows), so this keeps a sentence under about 900 MB and 10 s.  The largest CoNLL-2014
 sentence needs 23.7 million (NTHU's line 40, another sentence than the source, against
 960 references), the next 2.5 million.  Past it are hypotheses several times longer than
-their source (a 400-token sentence against three copies of itself: 132 million), where the
-original runs for minutes."""
+their source (a 400-token sentence against three copies of itself: 132 million, 1.2 GB)."""
 
 
 class AlignmentTooLarge(ValueError):
@@ -139,8 +138,8 @@ class AlignmentTooLarge(ValueError):
     def __init__(self, limit: int) -> None:
         self.limit = limit
         super().__init__(f"its alignments need over {limit:,} table cells (the limit, "
-                         "max_cells): the hypothesis is probably much longer than the source or "
-                         "unrelated to it")
+                         "max_cells): the hypothesis is probably several times longer than "
+                         "the source")
 
 
 class CellBudget:
@@ -1251,6 +1250,7 @@ def to_json(systems: Sequence[SystemRun], per_sentence: bool = False) -> dict[st
     return {"results": results, "signature": signature(first)}
 
 
-__all__ = ["AspectScores", "GoldSentence", "IMeasure", "align", "better", "candidates",
+__all__ = ["AlignmentTooLarge", "AspectScores", "CellBudget", "DEFAULT_MAX_CELLS", "GoldSentence",
+           "IMeasure", "MAX_PARAMETER", "align", "better", "candidates", "check_parameter",
            "counts", "evaluate_files", "format_header", "format_info", "format_rows",
            "improvement", "scores", "search", "segments"]
