@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gecformats.errors import GecFormatError
-from gecformats.io import open_binary, text_lines
+from gecformats.io import text_lines
 from gecformats.metrics.py2order import Table, py2_float, set_order
 from gecformats.model import LocusSentence
 
@@ -1051,19 +1051,16 @@ class SystemRun:
 
 
 def _line_count(path: str) -> int | None:
-    """The lines of a regular file as :func:`text_lines` gives them, counted fast; ``None``
-    for standard input, a pipe or an unreadable file (it is then counted while scoring)."""
+    """The lines of a regular file as :func:`text_lines` gives them (read once more, without
+    scoring); ``None`` for standard input, a pipe or an unreadable file (it is then counted
+    while scoring)."""
     if path == "-" or not os.path.isfile(path):
         return None
     try:
-        with open_binary(path) as fh:
-            count, last = 0, b"\n"
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                count += block.count(b"\n")
-                last = block[-1:]
+        with text_lines(path) as lines:
+            return sum(1 for _ in lines)
     except OSError:
         return None
-    return count + (last != b"\n")
 
 
 def _sentence_count(gold: str, gold_format: str | None) -> int | None:
