@@ -387,7 +387,8 @@ def test_an_unrelated_hypothesis_is_aligned_within_a_small_table():
     ref = im.candidates(gold)[-1]
     budget = im.CellBudget(10**9)
     assert im.align(src, hyp, ref, budget) == _reference_alignment(src, hyp, ref)
-    assert 10**9 - budget.left < 40_000  # all tables; the cube alone has 38·41·38 = 59,204
+    # all its tables, computed cells weighing COMPUTED: under half the cube alone (38·41·38)
+    assert 10**9 - budget.left < im.COMPUTED * 38 * 41 * 38 // 2
     assert im.combinations(gold) > im.ENUMERATE_MAX
     searched = im.IMeasure(max_cells=20_000_000).add(gold, hyp)
     assert searched.searched
@@ -439,3 +440,20 @@ def test_a_line_count_mismatch_is_found_before_scoring(tmp_path, monkeypatch):
     result = CliRunner().invoke(app, ["imeasure", str(hyp), "--gold", str(gold)])
     assert result.exit_code == 1
     assert f"{hyp}: has 2 lines, {gold} has 1 sentences" in result.output
+
+
+def test_a_huge_hypothesis_line_is_refused_before_its_tables_are_made(tmp_path):
+    """The fuzzer's case: 2 MB of 'the ' in one line of sys.txt (524,288 tokens against a
+    9-token source) ran 32 s and 1.9 GB before the refusal; its tables' size is known before
+    they are made."""
+    import time
+
+    lines = SYS.read_text(encoding="utf-8").split("\n")
+    lines[2] += " " + "the " * (1 << 19)
+    hyp = tmp_path / "huge.txt"
+    hyp.write_text("\n".join(lines), encoding="utf-8")
+    start = time.process_time()
+    result = CliRunner().invoke(app, ["imeasure", str(hyp), "--gold", str(GOLD), "--format", "tsv"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert f"{hyp}:3: sentence 3: " in result.output and "--max-cells" in result.output
+    assert time.process_time() - start < 5

@@ -69,7 +69,7 @@ def _pair_table(a: Sequence[str], b: Sequence[str], budget: CellBudget | None = 
                 ) -> list[list[int]]:
     n, m = len(a), len(b)
     if budget is not None:
-        budget.take((n + 1) * (m + 1))
+        budget.take(COMPUTED * (n + 1) * (m + 1))
     rows = [[j * GAP for j in range(m + 1)]]
     for i in range(1, n + 1):
         rows.append(_next_row(rows[-1], i, a[i - 1], b))
@@ -118,13 +118,21 @@ BIG = 1 << 60
 
 DEFAULT_MAX_CELLS = 100_000_000
 """The most alignment-table cells one sentence may fill (``max_cells``: the three-way and
-pairwise tables of all the references tried for it, summed) unless told otherwise.
+pairwise tables of all the references tried for it, summed; a computed cell counts
+:data:`COMPUTED`, one only allocated counts 1) unless told otherwise.
 
-A cell costs about 9 bytes and 0.1 µs (measured: most are the unused ends of the band's
-rows), so this keeps a sentence under about 900 MB and 10 s.  The largest CoNLL-2014
-sentence needs 23.7 million (NTHU's line 40, another sentence than the source, against
-960 references), the next 2.5 million.  Past it are hypotheses several times longer than
-their source (a 400-token sentence against three copies of itself: 132 million, 1.2 GB)."""
+Measured, a unit costs at most about 9 bytes and 0.05 µs, so this keeps a sentence under
+about 900 MB and 5 s.  The largest CoNLL-2014 sentence needs 59 million (NTHU's line 40,
+another sentence than the source, against 960 references).  Past it are hypotheses several
+times longer than their source (a 400-token sentence against three copies of itself, a
+line of 2 MB): a three-way table's size is known before it is made, so they are refused at
+once."""
+
+
+COMPUTED = 4
+"""What a computed table cell counts for against ``max_cells``: an allocated one that is
+never computed (the unused ends of the band's rows) holds a shared object, 8 bytes and no
+time; a computed one up to 36 bytes (its int) and 0.3 µs."""
 
 
 class AlignmentTooLarge(ValueError):
@@ -164,6 +172,15 @@ class CellBudget:
         if self.left < 0:
             raise AlignmentTooLarge(self.limit)  # type: ignore[arg-type]
 
+    def need(self, cells: int) -> None:
+        """Check, before any work, that ``cells`` more (an upper bound) would fit.
+
+        Raises:
+            AlignmentTooLarge: they would not.
+        """
+        if cells > self.left:
+            raise AlignmentTooLarge(self.limit)  # type: ignore[arg-type]
+
 
 def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
                budget: CellBudget | None = None) -> tuple[list[str], list[str], list[str]]:
@@ -187,6 +204,8 @@ def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
     n1, n2, n3 = len(s1), len(s2), len(s3)
     if budget is None:
         budget = CellBudget(None)
+    # the pairwise tables and the first band's fixed part, an upper bound known beforehand
+    budget.need(COMPUTED * (3 * (n1 + 1) * (n2 + 1) + 4 * (n1 + n2 + 2) * (n3 + 1)))
     t12, x12 = _pair_tables(s1, s2, budget)
     t13, x13 = _reference_tables(s1, s3, budget)
     t23, x23 = _reference_tables(s2, s3, budget)
@@ -240,7 +259,7 @@ def _trie_rows(seq: Sequence[str], other: Sequence[str], budget: CellBudget, sid
     for i, x in enumerate(seq, 1):
         child = node[1].get(x)
         if child is None:
-            budget.take(len(other) + 1)
+            budget.take(COMPUTED * (len(other) + 1))
             child = node[1][x] = (_next_row(node[0], i, x, other), {})
         rows.append(child[0])
         node = child
@@ -319,10 +338,13 @@ def _banded_table(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
                   slack: int, budget: CellBudget | None = None
                   ) -> list[list[list[int] | None]]:
     n1, n2, n3 = len(s1), len(s2), len(s3)
+    if budget is not None:  # first the work of any table: the band's search over (i, j) and
+        # its hulls, the planes i = 0 and j = 0 and the row pointers
+        budget.take(COMPUTED * ((n1 + 1) * (n2 + 1) + 2 * (n1 + n2 + 2) * (n3 + 1)))
     band = _band(n1, n2, excess, slack)
-    if budget is not None:  # the planes i = 0 and j = 0, the row pointers, the band's rows
-        budget.take((n1 + n2 + 1) * (n3 + 1) + (n1 + 1) * (n2 + 1)
-                    + sum(map(len, band)) * (n3 + 1))
+    if budget is not None:  # the band's rows
+        budget.take(sum(map(len, band)) * (n3 + 1)
+                    + (COMPUTED - 1) * sum(hi - lo + 1 for rows in band for _, lo, hi in rows))
     g2 = 2 * GAP
     big_row = [BIG] * (n3 + 1)
     d: list[list[list[int] | None]] = [[None] * (n2 + 1) for _ in range(n1 + 1)]
@@ -1121,7 +1143,7 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
                     raise GecFormatError(
                         f"sentence {number}: {exc}; raise the limit (gecformats imeasure "
                         f"--max-cells) above {exc.limit:,} only with the memory and time for "
-                        "it (about 9 bytes and 0.1 µs per cell)",
+                        "it (about 9 bytes and 0.05 µs per cell)",
                         system.hypothesis, number, "too-large") from None
                 except ValueError as exc:
                     raise GecFormatError(str(exc), gold) from None
