@@ -985,8 +985,8 @@ def imeasure(
         "than this are scored by a search over their loci instead of trying every reference "
         "(the original's way; it cannot finish CoNLL-2014 sentence 333's 2^34)."),
     max_cells: int = typer.Option(
-        100_000_000, "--max-cells", min=1, help="The most alignment-table cells one sentence "
-        "may fill (a computed one counts 4; about 9 bytes and 0.05 µs each); a sentence "
+        80_000_000, "--max-cells", min=1, help="The most alignment-table cells one sentence "
+        "may fill (a computed one counts 4; at most about 12 bytes and 0.1 µs each); a sentence "
         "past it (a hypothesis several times longer than its source) stops scoring with an "
         "error naming it, never a different score."),
     output_format: IevalFormat = typer.Option(

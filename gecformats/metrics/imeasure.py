@@ -116,17 +116,18 @@ def _pair_backtrace(t: list[list[int]], a: Sequence[str], b: Sequence[str]
 
 BIG = 1 << 60
 
-DEFAULT_MAX_CELLS = 100_000_000
+DEFAULT_MAX_CELLS = 80_000_000
 """The most alignment-table cells one sentence may fill (``max_cells``: the three-way and
 pairwise tables of all the references tried for it, summed; a computed cell counts
 :data:`COMPUTED`, one only allocated counts 1) unless told otherwise.
 
-Measured, a unit costs at most about 9 bytes and 0.05 µs, so this keeps a sentence under
-about 900 MB and 5 s.  The largest CoNLL-2014 sentence needs 59 million (NTHU's line 40,
-another sentence than the source, against 960 references).  Past it are hypotheses several
-times longer than their source (a 400-token sentence against three copies of itself, a
-line of 2 MB): a three-way table's size is known before it is made, so they are refused at
-once."""
+Measured, a unit costs at most about 12 bytes and 0.1 µs (a 9-token source against a
+262,153-token line: 87 million units, 8 s, 1 GB), so this keeps a sentence under about
+1 GB and 8 s.  The largest CoNLL-2014 sentence needs 59 million (NTHU's line 40, another
+sentence than the source, against 960 references), the next 12 million.  Before each
+three-way table an upper bound of its cost (its pairwise tables and the whole cube) must
+fit in what is left, so hypotheses several times longer than their source (a 400-token
+sentence against three copies of itself, a line of 1 MB) are refused at once."""
 
 
 COMPUTED = 4
@@ -204,8 +205,9 @@ def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
     n1, n2, n3 = len(s1), len(s2), len(s3)
     if budget is None:
         budget = CellBudget(None)
-    # the pairwise tables and the first band's fixed part, an upper bound known beforehand
-    budget.need(COMPUTED * (3 * (n1 + 1) * (n2 + 1) + 4 * (n1 + n2 + 2) * (n3 + 1)))
+    # an upper bound known beforehand: the pairwise tables, the band's fixed part, the cube
+    budget.need(COMPUTED * (3 * (n1 + 1) * (n2 + 1) + 4 * (n1 + n2 + 2) * (n3 + 1))
+                + (n1 + 1) * (n2 + 1) * (n3 + 1))
     t12, x12 = _pair_tables(s1, s2, budget)
     t13, x13 = _reference_tables(s1, s3, budget)
     t23, x23 = _reference_tables(s2, s3, budget)
@@ -1143,7 +1145,7 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
                     raise GecFormatError(
                         f"sentence {number}: {exc}; raise the limit (gecformats imeasure "
                         f"--max-cells) above {exc.limit:,} only with the memory and time for "
-                        "it (about 9 bytes and 0.05 µs per cell)",
+                        "it (at most about 12 bytes and 0.1 µs per cell)",
                         system.hypothesis, number, "too-large") from None
                 except ValueError as exc:
                     raise GecFormatError(str(exc), gold) from None
