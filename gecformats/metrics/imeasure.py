@@ -27,7 +27,9 @@ references are tried in the original's order, which is that of a Python 2.7 ``di
 the reference strings (:mod:`gecformats.metrics.py2order`), so ties are broken as it breaks
 them.  Where the original fails (a hypothesis file with fewer lines than the gold has
 sentences: it scores empty hypotheses; an ``<error>`` without alternatives: it crashes),
-gecformats stops with an error naming the file.
+gecformats stops with an error naming the file.  On an empty sentence the original divides
+by zero (Acc and WAcc of no column); gecformats takes them as 1, as P and R are 1 when
+their denominator is 0.
 """
 
 from __future__ import annotations
