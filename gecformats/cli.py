@@ -1099,6 +1099,11 @@ def imeasure(
         64, "--enumerate-max", min=0, help="Sentences with more reference combinations "
         "than this are scored by a search over their loci instead of trying every reference "
         "(the original's way; it cannot finish CoNLL-2014 sentence 333's 2^34)."),
+    max_cells: int = typer.Option(
+        80_000_000, "--max-cells", min=1, help="The most alignment-table cells one sentence "
+        "may fill (a computed one counts 4; at most about 12 bytes and 0.1 µs each); a sentence "
+        "past it (a hypothesis several times longer than its source) stops scoring with an "
+        "error naming it, never a different score."),
     output_format: IevalFormat = typer.Option(
         IevalFormat.ieval, "--format", help="ieval: the original's tables, byte for byte (one "
         "block per system); json: the numbers and the signature; tsv: one row per system."),
@@ -1113,11 +1118,15 @@ def imeasure(
         im.check_maximise(maximise.lower())
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="'--maximise'") from None
+    for hint, value in (("'--beta'", beta), ("'--weight'", weight)):
+        if not 0 < value <= im.MAX_PARAMETER:  # also false for NaN
+            raise typer.BadParameter(f"must be a number > 0 and at most {im.MAX_PARAMETER:g}, "
+                                     f"not {value}", param_hint=hint)
     with user_errors():
         systems = im.evaluate_files(hypotheses, gold, gold_format=gold_format,
                                     maximise=maximise.lower(), optimise=optimise.value,
                                     mix=not no_mix, beta=beta, weight=weight,
-                                    enumerate_max=enumerate_max)
+                                    enumerate_max=enumerate_max, max_cells=max_cells)
     if output_format is IevalFormat.json:
         typer.echo(json.dumps(im.to_json(systems, per_sentence), ensure_ascii=False, indent=2))
     elif output_format is IevalFormat.tsv:

@@ -277,3 +277,183 @@ def test_no_mix_reproduces_the_published_values():
         [str(shared_file(f"corpora/conll14/official_submissions/{n}")) for n in names],
         str(shared_file(f"{IMEASURE}/official-2014.combined.m2.ieval.xml")), mix=False)
     assert [f"{s.run.result()[0][1].i * 100:.2f}" for s in systems] == [published[n] for n in names]
+
+
+# ------------------------------------------------------------------ issue 22 (fuzzing)
+
+EMPTY_XML = """<scripts>
+  <script id="1">
+    <sentence id="1" numann="1">
+      <text>
+      </text>
+      <error-list>
+      </error-list>
+    </sentence>
+    <sentence id="2" numann="1">
+      <text>
+        A b c .
+      </text>
+      <error-list>
+      </error-list>
+    </sentence>
+  </script>
+</scripts>
+"""
+
+
+@pytest.mark.parametrize("gold_name, gold_text", [
+    ("gold.m2", "S \n\nS A b c .\n\n"),  # `S` with nothing
+    ("gold.xml", EMPTY_XML),  # an empty <text>
+])
+def test_an_empty_source_sentence_scores_without_a_traceback(tmp_path, gold_name, gold_text):
+    """ieval.py divides by zero on an empty sentence (Acc and WAcc of no column); gecformats
+    takes them as 1, as P and R are 1 when their denominator is 0, so an empty sentence with
+    an empty hypothesis adds nothing to the corpus and scores as perfect."""
+    gold = tmp_path / gold_name
+    gold.write_text(gold_text, encoding="utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("\nA b c .\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["imeasure", str(hyp), "--gold", str(gold), "--per-sentence"])
+    assert result.exit_code == 0, result.output
+    rows = [line.split() for line in result.stdout.splitlines() if line.startswith(("1 ", "Correction"))]
+    assert rows[0][2:7] == ["0"] * 5 and rows[0][7:] == ["100.00"] * 8  # the empty sentence
+    assert rows[-1][1:6] == ["0", "4", "0", "0", "0"]  # the corpus: sentence 2 only
+    # a word in the hypothesis of an empty sentence is a false positive, below the baseline
+    hyp.write_text("x\nA b c .\n", encoding="utf-8")
+    run = im.evaluate_files([str(hyp)], str(gold))[0].run
+    system, base = im.sentence_scores(run, run.sentences[0])
+    assert (system[1].fp, system[1].wacc, base[1].wacc, system[1].i) == (1, 0.0, 1.0, -1.0)
+
+
+def test_a_gold_without_sentences_is_an_error(tmp_path):
+    gold = tmp_path / "gold.xml"
+    gold.write_text("<scripts/>\n", encoding="utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("", encoding="utf-8")
+    result = CliRunner().invoke(app, ["imeasure", str(hyp), "--gold", str(gold)])
+    assert result.exit_code == 1 and "has no sentences" in result.output
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--beta", "1e308"), ("--beta", "nan"), ("--beta", "0"), ("--beta", "-1"), ("--beta", "inf"),
+    ("--weight", "-2"), ("--weight", "inf"), ("--weight", "nan"), ("--weight", "0"),
+    ("--max-cells", "0"),
+])
+def test_bad_beta_weight_and_max_cells_are_usage_errors(tmp_path, option, value):
+    """--beta 1e308 overflowed, --weight -2 divided by zero, --weight inf and --beta nan
+    printed NaN with exit 0 (the issue's commands, on the default gold)."""
+    result = CliRunner().invoke(app, ["imeasure", str(SYS), "--gold", str(GOLD), option, value])
+    assert result.exit_code == 2, result.output
+    assert option in result.output and "Traceback" not in result.output
+    if option != "--max-cells":
+        with pytest.raises(ValueError, match=option[2:]):
+            im.IMeasure(**{option[2:]: float(value)})
+
+
+def test_large_but_finite_beta_and_weight_give_numbers(tmp_path):
+    for option in ("--beta", "--weight"):
+        result = CliRunner().invoke(app, ["imeasure", str(SYS), "--gold", str(GOLD), option, "1e100",
+                                          "--format", "json"])
+        assert result.exit_code == 0, result.output
+        assert "NaN" not in result.stdout and "Infinity" not in result.stdout
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from("abcdefgh"), max_size=11), st.lists(st.sampled_from("efghijkl"), max_size=11),
+       st.lists(st.sampled_from("abcdefgh"), max_size=11))
+def test_banded_alignment_equals_the_full_table_on_unrelated_sequences(s1, s2, s3):
+    """The band (pairwise prefix and suffix optima, Carrillo–Lipman) also when the
+    hypothesis shares few or no tokens with the source, and for an empty source."""
+    assert im._three_way(s1, s2, s3) == _reference_alignment(s1, s2, s3)
+
+
+def _many_loci_sentence(rng, n=37, loci=10):
+    """A sentence of ``n`` tokens with ``loci`` optional one-token corrections by two
+    annotators (3^loci combinations; the search path), like CoNLL-2014 sentence 40."""
+    src = [f"s{rng.randrange(60)}" for _ in range(n)]
+    errors = tuple((False, (("0", ((p, p + 1, f"x{p}"),)), ("1", ((p, p + 1, f"y{p}"),))))
+                   for p in range(1, n, n // loci)[:loci])
+    return im.GoldSentence(" ".join(src), 2, errors), src
+
+
+def test_an_unrelated_hypothesis_is_aligned_within_a_small_table():
+    """A 37-token sentence against an unrelated 40-token hypothesis took 12.9 s: the band
+    of each reference's table, bounded by gaps only, held the whole cube (37·41·38 cells).
+    Bounded by the pairwise optima through each cell, it holds a few thousand, and the
+    sentence's references share their pairwise tables."""
+    rng = random.Random(22)
+    gold, src = _many_loci_sentence(rng, loci=5)
+    hyp = [f"h{rng.randrange(60)}" for _ in range(40)]
+    ref = im.candidates(gold)[-1]
+    budget = im.CellBudget(10**9)
+    assert im.align(src, hyp, ref, budget) == _reference_alignment(src, hyp, ref)
+    # all its tables, computed cells weighing COMPUTED: under half the cube alone (38·41·38)
+    assert 10**9 - budget.left < im.COMPUTED * 38 * 41 * 38 // 2
+    assert im.combinations(gold) > im.ENUMERATE_MAX
+    searched = im.IMeasure(max_cells=20_000_000).add(gold, hyp)
+    assert searched.searched
+    tried = im.IMeasure(max_cells=None, enumerate_max=10**6).add(gold, hyp)
+    assert (searched.counts, searched.base) == (tried.counts, tried.base)
+
+
+def _long_case(tmp_path, extra=""):
+    rng = random.Random(3)
+    src = [f"w{rng.randrange(300)}" for _ in range(400)]
+    gold = tmp_path / "long.m2"
+    gold.write_text("S " + " ".join(src) + "\nA 3 4|||Vt|||zz|||REQUIRED|||-NONE-|||0\n\n",
+                    encoding="utf-8")
+    hyp = tmp_path / "long3.txt"
+    hyp.write_text(" ".join(src * 3) + "\n" + extra, encoding="utf-8")
+    return gold, hyp
+
+
+def test_a_sentence_past_max_cells_is_refused_naming_it_and_the_option(tmp_path):
+    """A 400-token sentence against 3 copies of itself took 97 s and 1.26 GB; the band of
+    its table would hold about 130 million cells: refused before the table is made."""
+    gold, hyp = _long_case(tmp_path)
+    result = CliRunner().invoke(app, ["imeasure", str(hyp), "--gold", str(gold)])
+    assert result.exit_code == 1 and result.stdout == ""
+    message = result.output.strip()
+    assert message.startswith(f"gecformats: {hyp}:1: sentence 1: ") and "--max-cells" in message
+    assert len(message.splitlines()) == 1
+    with pytest.raises(im.AlignmentTooLarge):
+        im.align(["a"] * 50, ["b"] * 60, ["c"] * 50, im.CellBudget(1000))
+
+
+def test_max_cells_default_is_the_librarys():
+    import inspect
+
+    from gecformats import cli
+
+    option = inspect.signature(cli.imeasure).parameters["max_cells"].default
+    assert option.default == im.DEFAULT_MAX_CELLS == im.IMeasure().max_cells
+
+
+def test_a_line_count_mismatch_is_found_before_scoring(tmp_path, monkeypatch):
+    """A hypothesis file with one line too many ran 97 s before the count error."""
+    gold, hyp = _long_case(tmp_path, extra="one line too many\n")
+
+    def no_scoring(*_args, **_kwargs):
+        raise AssertionError("scored before counting")
+
+    monkeypatch.setattr(im.IMeasure, "add", no_scoring)
+    result = CliRunner().invoke(app, ["imeasure", str(hyp), "--gold", str(gold)])
+    assert result.exit_code == 1
+    assert f"{hyp}: has 2 lines, {gold} has 1 sentences" in result.output
+
+
+def test_a_huge_hypothesis_line_is_refused_before_its_tables_are_made(tmp_path):
+    """The fuzzer's cases: 1 MB of 'the ' or 'a b ' in one line of sys.txt (262,144 or
+    524,288 tokens against a 9-token source) ran 8 s and 1 GB, or 32 s and 1.9 GB before
+    the refusal; an upper bound of a table's cost is known before it is made."""
+    import time
+
+    lines = SYS.read_text(encoding="utf-8").split("\n")
+    lines[2] += " " + "the " * (1 << 18)
+    hyp = tmp_path / "huge.txt"
+    hyp.write_text("\n".join(lines), encoding="utf-8")
+    start = time.process_time()
+    result = CliRunner().invoke(app, ["imeasure", str(hyp), "--gold", str(GOLD), "--format", "tsv"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert f"{hyp}:3: sentence 3: " in result.output and "--max-cells" in result.output
+    assert time.process_time() - start < 5

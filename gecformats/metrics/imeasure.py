@@ -27,7 +27,9 @@ references are tried in the original's order, which is that of a Python 2.7 ``di
 the reference strings (:mod:`gecformats.metrics.py2order`), so ties are broken as it breaks
 them.  Where the original fails (a hypothesis file with fewer lines than the gold has
 sentences: it scores empty hypotheses; an ``<error>`` without alternatives: it crashes),
-gecformats stops with an error naming the file.
+gecformats stops with an error naming the file.  On an empty sentence the original divides
+by zero (Acc and WAcc of no column); gecformats takes them as 1, as P and R are 1 when
+their denominator is 0.
 """
 
 from __future__ import annotations
@@ -65,25 +67,32 @@ ZERO: Counts = (0,) * 10  # type: ignore[assignment]
 # ------------------------------------------------------------------------- alignment
 
 
-def _pair_table(a: Sequence[str], b: Sequence[str]) -> list[list[int]]:
+def _pair_table(a: Sequence[str], b: Sequence[str], budget: CellBudget | None = None
+                ) -> list[list[int]]:
     n, m = len(a), len(b)
+    if budget is not None:
+        budget.take(COMPUTED * (n + 1) * (m + 1))
     rows = [[j * GAP for j in range(m + 1)]]
     for i in range(1, n + 1):
-        prev = rows[-1]
-        cur = [i * GAP] + [0] * m
-        x = a[i - 1]
-        left = cur[0]
-        for j in range(1, m + 1):
-            v = prev[j - 1] + (0 if x == b[j - 1] else MISMATCH)
-            up = prev[j] + GAP
-            if up < v:
-                v = up
-            left += GAP
-            if left < v:
-                v = left
-            cur[j] = left = v
-        rows.append(cur)
+        rows.append(_next_row(rows[-1], i, a[i - 1], b))
     return rows
+
+
+def _next_row(prev: list[int], i: int, x: str, b: Sequence[str]) -> list[int]:
+    """Row ``i`` of a pairwise table (its token ``x`` against ``b``) from row ``i − 1``."""
+    m = len(b)
+    cur = [i * GAP] + [0] * m
+    left = cur[0]
+    for j in range(1, m + 1):
+        v = prev[j - 1] + (0 if x == b[j - 1] else MISMATCH)
+        up = prev[j] + GAP
+        if up < v:
+            v = up
+        left += GAP
+        if left < v:
+            v = left
+        cur[j] = left = v
+    return cur
 
 
 def _pair_backtrace(t: list[list[int]], a: Sequence[str], b: Sequence[str]
@@ -109,26 +118,106 @@ def _pair_backtrace(t: list[list[int]], a: Sequence[str], b: Sequence[str]
 
 BIG = 1 << 60
 
+DEFAULT_MAX_CELLS = 80_000_000
+"""The most alignment-table cells one sentence may fill (``max_cells``: the three-way and
+pairwise tables of all the references tried for it, summed; a computed cell counts
+:data:`COMPUTED`, one only allocated counts 1) unless told otherwise.
 
-def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str]
-               ) -> tuple[list[str], list[str], list[str]]:
+Measured, a unit costs at most about 12 bytes and 0.1 µs (a 9-token source against a
+262,153-token line: 87 million units, 8 s, 1 GB), so this keeps a sentence under about
+1 GB and 8 s.  The largest CoNLL-2014 sentence needs 59 million (NTHU's line 40, another
+sentence than the source, against 960 references), the next 12 million.  Before each
+three-way table an upper bound of its cost (its pairwise tables and the whole cube) must
+fit in what is left, so hypotheses several times longer than their source (a 400-token
+sentence against three copies of itself, a line of 1 MB) are refused at once."""
+
+
+COMPUTED = 4
+"""What a computed table cell counts for against ``max_cells``: an allocated one that is
+never computed (the unused ends of the band's rows) holds a shared object, 8 bytes and no
+time; a computed one up to 36 bytes (its int) and 0.3 µs."""
+
+
+class AlignmentTooLarge(ValueError):
+    """A sentence's alignments need more than ``max_cells`` table cells: aligning it would
+    take more memory and time than allowed.  Never a different score: the sentence is refused.
+
+    Attributes:
+        limit: the ``max_cells`` in force.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"its alignments need over {limit:,} table cells (the limit, "
+                         "max_cells): the hypothesis is probably several times longer than "
+                         "the source")
+
+
+class CellBudget:
+    """The table cells one sentence may still fill (``limit`` ``None``: no limit);
+    :meth:`take` raises :class:`AlignmentTooLarge` before a table past it is made.  It also
+    keeps the sentence's pairwise tables that its references share (``cache``)."""
+
+    __slots__ = ("cache", "left", "limit")
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.left: float = float("inf") if limit is None else limit
+        self.cache: dict[Any, Any] = {}
+
+    def take(self, cells: int) -> None:
+        """Count ``cells`` more cells.
+
+        Raises:
+            AlignmentTooLarge: the sentence's limit would be passed.
+        """
+        self.left -= cells
+        if self.left < 0:
+            raise AlignmentTooLarge(self.limit)  # type: ignore[arg-type]
+
+    def need(self, cells: int) -> None:
+        """Check, before any work, that ``cells`` more (an upper bound) would fit.
+
+        Raises:
+            AlignmentTooLarge: they would not.
+        """
+        if cells > self.left:
+            raise AlignmentTooLarge(self.limit)  # type: ignore[arg-type]
+
+
+def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
+               budget: CellBudget | None = None) -> tuple[list[str], list[str], list[str]]:
     """The sum-of-pairs alignment of ``align.py`` (its cost table and backtrace order),
     computed on a band that provably holds every cell of every minimum-cost path.
 
-    A column with a gap in exactly one of two sequences costs that pair 2, so a path
-    through cell ``(i, j, k)`` costs at least ``LB = 2·Σ_pairs(|i−j| + |(n1−i)−(n2−j)|)``.
-    Cells with ``LB`` above an upper bound ``U`` of the optimum are left out (their value
-    stays larger than any path cost): every cell of an optimal path, and its optimal
-    predecessor, is inside, with its exact value, so the backtrace takes the same steps as
-    on the full table.  ``U`` starts at the sum of the pairwise optima plus a margin; if the
-    banded optimum exceeds ``U`` it becomes ``U`` and the table is made once more."""
+    The cost of a three-way alignment is the sum of the costs of the three pairwise
+    alignments it induces, so a path through cell ``(i, j, k)`` costs at least
+    ``LB = Σ_pairs`` (the pair's cheapest alignment through that pair of cells: its prefix
+    and suffix optima; Carrillo & Lipman 1988).  Cells with ``LB`` above an upper bound
+    ``U`` of the optimum are left out (their value stays larger than any path cost): every
+    cell of an optimal path, and its optimal predecessor, is inside, with its exact value,
+    and a cell inside never has a value below its exact one, so the backtrace takes the
+    same steps as on the full table.  ``U`` starts at the sum of the pairwise optima plus a
+    margin; if the banded optimum exceeds ``U`` it becomes ``U`` and the table is made once
+    more.
+
+    Raises:
+        AlignmentTooLarge: the tables would take more cells than ``budget`` has left.
+    """
     n1, n2, n3 = len(s1), len(s2), len(s3)
-    t12, t13, t23 = _pair_table(s1, s2), _pair_table(s1, s3), _pair_table(s2, s3)
+    if budget is None:
+        budget = CellBudget(None)
+    # an upper bound known beforehand: the pairwise tables, the band's fixed part, the cube
+    budget.need(COMPUTED * (3 * (n1 + 1) * (n2 + 1) + 4 * (n1 + n2 + 2) * (n3 + 1))
+                + (n1 + 1) * (n2 + 1) * (n3 + 1))
+    t12, x12 = _pair_tables(s1, s2, budget)
+    t13, x13 = _reference_tables(s1, s3, budget)
+    t23, x23 = _reference_tables(s2, s3, budget)
     # the pairwise optima add up to a lower bound of the optimum, usually close to it
     lowest = t12[n1][n2] + t13[n1][n3] + t23[n2][n3]
     bound = lowest + 6
     while True:
-        d = _banded_table(s1, s2, s3, t12, t13, t23, bound)
+        d = _banded_table(s1, s2, s3, t12, t13, t23, (x12, x13, x23), bound - lowest, budget)
         total = _cell(d, n1, n2, n3)
         if total <= bound:
             break
@@ -136,29 +225,130 @@ def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str]
     return _three_way_backtrace(d, s1, s2, s3)
 
 
+def _pair_tables(a: Sequence[str], b: Sequence[str], budget: CellBudget
+                 ) -> tuple[list[list[int]], list[list[int]]]:
+    """The pairwise table of ``a`` and ``b`` and its :func:`_excess` table, made once per
+    sentence (every reference is aligned with the same source and hypothesis)."""
+    key = ("pair", tuple(a), tuple(b))
+    tables = budget.cache.get(key)
+    if tables is None:
+        forward = _pair_table(a, b, budget)
+        tables = forward, _excess(forward, _pair_table(a[::-1], b[::-1], budget))
+        budget.cache[key] = tables
+    return tables  # type: ignore[no-any-return]
+
+
+def _reference_tables(a: Sequence[str], ref: Sequence[str], budget: CellBudget
+                      ) -> tuple[list[list[int]], list[list[int]]]:
+    """As :func:`_pair_tables` for ``a`` (the source or the hypothesis) and a reference.
+
+    The references of a sentence share long prefixes and suffixes, so the tables are made
+    with the reference's tokens as rows, each row kept in a trie of the references seen
+    (a row depends only on the tokens before it), and transposed."""
+    forward = _trie_rows(ref, a, budget, "forward")
+    backward = _trie_rows(ref[::-1], a[::-1], budget, "backward")
+    excess = _excess(forward, backward)
+    return [list(c) for c in zip(*forward)], [list(c) for c in zip(*excess)]
+
+
+def _trie_rows(seq: Sequence[str], other: Sequence[str], budget: CellBudget, side: str
+               ) -> list[list[int]]:
+    """The rows of ``_pair_table(seq, other)``, each made once per sentence for all the
+    sequences with the same tokens before it."""
+    key = (side, tuple(other))
+    node = budget.cache.get(key)
+    if node is None:
+        node = budget.cache[key] = ([j * GAP for j in range(len(other) + 1)], {})
+    rows = [node[0]]
+    for i, x in enumerate(seq, 1):
+        child = node[1].get(x)
+        if child is None:
+            budget.take(COMPUTED * (len(other) + 1))
+            child = node[1][x] = (_next_row(node[0], i, x, other), {})
+        rows.append(child[0])
+        node = child
+    return rows
+
+
+def _excess(forward: list[list[int]], backward: list[list[int]]) -> list[list[int]]:
+    """Per pair of cells ``(i, j)``: the cheapest pairwise alignment through it (prefix
+    optimum plus suffix optimum, ``backward`` being the table of the reversed sequences)
+    minus the pair's optimum."""
+    n, m = len(forward) - 1, len(forward[0]) - 1
+    best = forward[n][m]
+    return [[f + b - best for f, b in zip(row, reversed(back))]
+            for row, back in zip(forward, reversed(backward))]
+
+
 def _cell(d: list[list[list[int] | None]], i: int, j: int, k: int) -> int:
     row = d[i][j]
     return BIG if row is None else row[k]
 
 
-def _k_range(i: int, j: int, room: int, n1: int, n2: int, n3: int) -> tuple[int, int] | None:
-    """The ``k`` in ``[0, n3]`` with ``|k−i| + |k−j| + |k−(n3−n1+i)| + |k−(n3−n2+j)| <= room``:
-    an interval, the sum being convex in ``k`` (flat between the middle two points, slope
-    2 then 4 outside them)."""
-    p1, p2, p3, p4 = sorted((i, j, n3 - n1 + i, n3 - n2 + j))
-    rest = room - (p4 + p3 - p2 - p1)
-    if rest < 0:
-        return None
-    lo = p2 - rest // 2 if rest <= 2 * (p2 - p1) else p1 - (rest - 2 * (p2 - p1)) // 4
-    hi = p3 + rest // 2 if rest <= 2 * (p4 - p3) else p4 + (rest - 2 * (p4 - p3)) // 4
-    lo, hi = max(lo, 0), min(hi, n3)
-    return (lo, hi) if lo <= hi else None
+def _hulls(x: list[list[int]], slack: int) -> list[tuple[list[int], list[int], int]]:
+    """Per row of an excess table, for each threshold ``t`` in ``[0, cap]``: the first and
+    last column whose excess is at most ``t`` (``(len, -1)`` when none); ``cap``, the
+    smaller of ``slack`` and the row's largest excess, stands for every larger ``t``."""
+    out = []
+    for row in x:
+        n = len(row)
+        cap = min(slack, max(row))
+        lo, hi = [n] * (cap + 1), [-1] * (cap + 1)
+        for k, e in enumerate(row):
+            if e <= cap:
+                if k < lo[e]:
+                    lo[e] = k
+                hi[e] = k
+        for t in range(1, cap + 1):
+            if lo[t - 1] < lo[t]:
+                lo[t] = lo[t - 1]
+            if hi[t - 1] > hi[t]:
+                hi[t] = hi[t - 1]
+        out.append((lo, hi, cap))
+    return out
+
+
+def _band(n1: int, n2: int, excess: tuple[list[list[int]], list[list[int]], list[list[int]]],
+          slack: int) -> list[list[tuple[int, int, int]]]:
+    """Per ``i`` in ``[1, n1]``, the rows ``(j, k_lo, k_hi)`` (``j >= 1``) of the band whose
+    cells may be on a path costing at most the pairwise optima plus ``slack``: the pair
+    (1, 2) leaves ``t = slack − x12[i][j]``, and ``k`` must keep both ``x13[i][k]`` and
+    ``x23[j][k]`` within ``t`` (the hull of those ``k``)."""
+    x12, x13, x23 = excess
+    h13, h23 = _hulls(x13, slack), _hulls(x23, slack)
+    band: list[list[tuple[int, int, int]]] = [[]]
+    for i in range(1, n1 + 1):
+        rows = []
+        lo13, hi13, cap13 = h13[i]
+        row12 = x12[i]
+        for j in range(1, n2 + 1):
+            t = slack - row12[j]
+            if t < 0:
+                continue
+            lo23, hi23, cap23 = h23[j]
+            t1 = t if t < cap13 else cap13
+            t2 = t if t < cap23 else cap23
+            lo = lo13[t1] if lo13[t1] > lo23[t2] else lo23[t2]
+            hi = hi13[t1] if hi13[t1] < hi23[t2] else hi23[t2]
+            if lo <= hi:
+                rows.append((j, lo, hi))
+        band.append(rows)
+    return band
 
 
 def _banded_table(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
                   t12: list[list[int]], t13: list[list[int]], t23: list[list[int]],
-                  bound: int) -> list[list[list[int] | None]]:
+                  excess: tuple[list[list[int]], list[list[int]], list[list[int]]],
+                  slack: int, budget: CellBudget | None = None
+                  ) -> list[list[list[int] | None]]:
     n1, n2, n3 = len(s1), len(s2), len(s3)
+    if budget is not None:  # first the work of any table: the band's search over (i, j) and
+        # its hulls, the planes i = 0 and j = 0 and the row pointers
+        budget.take(COMPUTED * ((n1 + 1) * (n2 + 1) + 2 * (n1 + n2 + 2) * (n3 + 1)))
+    band = _band(n1, n2, excess, slack)
+    if budget is not None:  # the band's rows
+        budget.take(sum(map(len, band)) * (n3 + 1)
+                    + (COMPUTED - 1) * sum(hi - lo + 1 for rows in band for _, lo, hi in rows))
     g2 = 2 * GAP
     big_row = [BIG] * (n3 + 1)
     d: list[list[list[int] | None]] = [[None] * (n2 + 1) for _ in range(n1 + 1)]
@@ -174,14 +364,7 @@ def _banded_table(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
         a = s1[i - 1]
         plane, back = d[i], d[i - 1]
         c13 = [0] + [0 if a == c else MISMATCH for c in s3]
-        for j in range(1, n2 + 1):
-            pair = abs(i - j) + abs((n1 - i) - (n2 - j))
-            room = bound // 2 - pair
-            if room < 0:
-                continue
-            span = _k_range(i, j, room, n1, n2, n3)
-            if span is None:
-                continue
+        for j, k_lo, k_hi in band[i]:
             b = s2[j - 1]
             c12 = 0 if a == b else MISMATCH
             row = [BIG] * (n3 + 1)
@@ -189,7 +372,7 @@ def _banded_table(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
             row_j = plane[j - 1] or big_row
             back_j = back[j] or big_row
             back_jj = back[j - 1] or big_row
-            for k in range(max(span[0], 1), span[1] + 1):
+            for k in range(max(k_lo, 1), k_hi + 1):
                 c = s3[k - 1]
                 c23 = 0 if b == c else MISMATCH
                 c_13 = c13[k]
@@ -251,8 +434,8 @@ def _three_way_backtrace(d: list[list[list[int] | None]], s1: Sequence[str],
     return la[::-1], lb[::-1], lc[::-1]
 
 
-def align(source: Sequence[str], hypothesis: Sequence[str], reference: Sequence[str]
-          ) -> tuple[list[str], list[str], list[str]]:
+def align(source: Sequence[str], hypothesis: Sequence[str], reference: Sequence[str],
+          budget: CellBudget | None = None) -> tuple[list[str], list[str], list[str]]:
     """The three-way alignment ``ieval.py`` uses: columns of source, hypothesis and
     reference tokens, ``""`` for a gap.
 
@@ -260,17 +443,20 @@ def align(source: Sequence[str], hypothesis: Sequence[str], reference: Sequence[
     the hypothesis or the reference, a pairwise alignment of the other two stands for it;
     otherwise (also when only hypothesis and reference are equal, a quirk of the original)
     the full three-way alignment is computed.
+
+    Raises:
+        AlignmentTooLarge: the tables would take more cells than ``budget`` has left.
     """
     src, hyp, ref = list(source), list(hypothesis), list(reference)
     if src == hyp == ref:
         return src, hyp, ref
     if src == hyp:
-        a, b = _pair_backtrace(_pair_table(hyp, ref), hyp, ref)
+        a, b = _pair_backtrace(_pair_table(hyp, ref, budget), hyp, ref)
         return a, a[:], b
     if src == ref:
-        a, b = _pair_backtrace(_pair_table(ref, hyp), ref, hyp)
+        a, b = _pair_backtrace(_pair_table(ref, hyp, budget), ref, hyp)
         return a, b, a[:]
-    return _three_way(src, hyp, ref)
+    return _three_way(src, hyp, ref, budget)
 
 
 def counts(alignment: tuple[Sequence[str], Sequence[str], Sequence[str]]) -> Counts:
@@ -338,12 +524,17 @@ def _f(p: float, r: float, beta: float) -> float:
         return 0.0
 
 
+# Acc and WAcc of no column at all (an empty source, hypothesis and reference: ieval.py
+# divides by zero there) are 1, as P and R are 1 when their denominator is 0: nothing could
+# be got wrong.  With w > 0 no other counts give a zero denominator.
 def _acc(tp: int, tn: int, fp: int, fn: int, fpn: int) -> float:
-    return (tp + tn) / (tp + tn + fp + fn - fpn)
+    den = tp + tn + fp + fn - fpn
+    return (tp + tn) / den if den else 1.0
 
 
 def _wacc(tp: int, tn: int, fp: int, fn: int, fpn: int, w: float) -> float:
-    return float(w * tp + tn) / (w * (tp + fp) + tn + fn - (w + 1) * (float(fpn) / 2))
+    den = w * (tp + fp) + tn + fn - (w + 1) * (float(fpn) / 2)
+    return float(w * tp + tn) / den if den else 1.0
 
 
 def improvement(wacc: float, base: float) -> float:
@@ -543,8 +734,8 @@ class Segment:
     options: list[tuple[list[str], Counts, Counts]]
 
 
-def segments(gold: GoldSentence, hypothesis: Sequence[str], limit: int = SEGMENT_MAX
-             ) -> list[Segment] | None:
+def segments(gold: GoldSentence, hypothesis: Sequence[str], limit: int = SEGMENT_MAX,
+             budget: CellBudget | None = None) -> list[Segment] | None:
     """Cut a sentence into stretches whose references and alignments are independent.
 
     A cut goes between source tokens ``b−1`` and ``b`` when no locus spans it, inserts
@@ -552,6 +743,9 @@ def segments(gold: GoldSentence, hypothesis: Sequence[str], limit: int = SEGMENT
     to consecutive hypothesis tokens: every reference has those two tokens there too, so
     the three-way alignment matches them in all three.  Each stretch's references are the combinations
     of its loci's options.  ``None`` when a stretch has more than ``limit`` combinations.
+
+    Raises:
+        AlignmentTooLarge: the alignments would take more cells than ``budget`` has left.
     """
     src = gold.source
     hyp = list(hypothesis)
@@ -570,7 +764,7 @@ def segments(gold: GoldSentence, hypothesis: Sequence[str], limit: int = SEGMENT
                 blocked.add(x)  # an insertion there
             else:
                 blocked.update((x, y))  # a changed token on either side
-    a_src, a_hyp = _pair_backtrace(_pair_table(src, hyp), src, hyp)
+    a_src, a_hyp = _pair_backtrace(_pair_table(src, hyp, budget), src, hyp)
     hyp_at: dict[int, int] = {}  # source index -> hypothesis index of a matched token
     i = j = 0
     for x, y in zip(a_src, a_hyp):
@@ -611,8 +805,8 @@ def segments(gold: GoldSentence, hypothesis: Sequence[str], limit: int = SEGMENT
             if key in seen:
                 continue
             seen.add(key)
-            options.append((ref, counts(align(s_seg, h_seg, ref)),
-                            counts(align(s_seg, s_seg, ref))))
+            options.append((ref, counts(align(s_seg, h_seg, ref, budget)),
+                            counts(align(s_seg, s_seg, ref, budget))))
         if not options:
             return None
         out.append(Segment(options))
@@ -718,6 +912,13 @@ class IMeasure:
         weight: w of WAcc.
         enumerate_max: sentences with more reference combinations are scored by
             :func:`search` instead of trying every reference.
+        max_cells: the most alignment-table cells one sentence may fill
+            (:data:`DEFAULT_MAX_CELLS`; ``None``: no limit); past it :meth:`add` raises
+            :class:`AlignmentTooLarge`.
+
+    Raises:
+        ValueError: an unknown ``maximise`` or ``optimise``; ``beta`` or ``weight`` not a
+            number > 0 and at most :data:`MAX_PARAMETER`; ``max_cells`` below 1.
     """
 
     maximise: str = "cwacc"
@@ -726,6 +927,7 @@ class IMeasure:
     beta: float = 1.0
     weight: float = 2.0
     enumerate_max: int = ENUMERATE_MAX
+    max_cells: int | None = DEFAULT_MAX_CELLS
     total: Counts = ZERO
     total_base: Counts = ZERO
     sentences: list[SentenceResult] = field(default_factory=list)
@@ -734,6 +936,10 @@ class IMeasure:
         check_maximise(self.maximise)
         if self.optimise not in ("sentence", "corpus"):
             raise ValueError(f"optimise must be sentence or corpus, not {self.optimise!r}")
+        check_parameter("beta", self.beta)
+        check_parameter("weight", self.weight)
+        if self.max_cells is not None and self.max_cells < 1:
+            raise ValueError(f"max_cells must be 1 or more, not {self.max_cells}")
 
     @property
     def aspect(self) -> int:
@@ -747,19 +953,25 @@ class IMeasure:
             refs: list[list[str]] | None = None) -> SentenceResult:
         """Score one sentence: choose its reference and add its counts to the totals.
 
-        ``refs``: the sentence's :func:`candidates` when already made (several systems)."""
+        ``refs``: the sentence's :func:`candidates` when already made (several systems).
+
+        Raises:
+            AlignmentTooLarge: the alignments need more than ``max_cells`` cells (nothing
+                is added).
+        """
         src = gold.source
         hyp = list(hypothesis)
+        budget = CellBudget(self.max_cells) if self.max_cells is not None else None
         if refs is None:
             if self.mix and combinations(gold) > self.enumerate_max:
-                return self._add_searched(gold, hyp)
+                return self._add_searched(gold, hyp, budget)
             refs = candidates(gold, self.mix)
         best: Scores | None = None
         kept: tuple[list[str], Counts, Counts] | None = None
         corpus = self.optimise == "corpus"
         for ref in refs:
-            c = counts(align(src, hyp, ref))
-            b = counts(align(src, src, ref))
+            c = counts(align(src, hyp, ref, budget))
+            b = counts(align(src, src, ref, budget))
             if corpus:
                 cum = _add(self.total, c)
                 cum_b = _add(self.total_base, b)
@@ -775,9 +987,10 @@ class IMeasure:
         self.sentences.append(result)
         return result
 
-    def _add_searched(self, gold: GoldSentence, hyp: list[str]) -> SentenceResult:
+    def _add_searched(self, gold: GoldSentence, hyp: list[str],
+                      budget: CellBudget | None = None) -> SentenceResult:
         """A sentence with too many references to try: :func:`search` over its segments."""
-        segs = segments(gold, hyp)
+        segs = segments(gold, hyp, budget=budget)
         if segs is None:
             raise ValueError(f"sentence {gold.id}: {combinations(gold):,} references, and "
                              "its loci cannot be cut into stretches small enough to search")
@@ -795,6 +1008,18 @@ class IMeasure:
         """The corpus scores of the system (I against the baseline) and of the baseline."""
         return (scores(self.total, self.beta, self.weight, self.total_base),
                 scores(self.total_base, self.beta, self.weight))
+
+
+MAX_PARAMETER = 1e100
+"""The largest ``beta`` and ``weight``: past it β² or w·counts could overflow (``inf``, then
+NaN); far past any weighting anyone uses."""
+
+
+def check_parameter(name: str, value: float) -> None:
+    """Raise ``ValueError`` unless ``value`` (``beta`` or ``weight``) is a number > 0 and at
+    most :data:`MAX_PARAMETER`: ieval.py divides by zero, overflows or prints NaN otherwise."""
+    if not (0 < value <= MAX_PARAMETER):  # also false for NaN
+        raise ValueError(f"{name} must be a number > 0 and at most {MAX_PARAMETER:g}, not {value}")
 
 
 def check_maximise(name: str) -> None:
@@ -855,17 +1080,57 @@ class SystemRun:
         return os.path.basename(self.hypothesis)
 
 
+def _line_count(path: str) -> int | None:
+    """The lines of a regular file as :func:`text_lines` gives them (read once more, without
+    scoring); ``None`` for standard input, a pipe or an unreadable file (it is then counted
+    while scoring)."""
+    if path == "-" or not os.path.isfile(path):
+        return None
+    try:
+        with text_lines(path) as lines:
+            return sum(1 for _ in lines)
+    except OSError:
+        return None
+
+
+def _sentence_count(gold: str, gold_format: str | None) -> int | None:
+    """The gold's sentences, read once without making references (``None`` unless the gold
+    is a regular file)."""
+    if gold == "-" or not os.path.isfile(gold):
+        return None
+    return sum(1 for _ in read_gold(gold, gold_format))
+
+
+def _count_error(hypothesis: str, lines: int, gold: str, sentences: int) -> GecFormatError:
+    if lines < sentences:
+        return GecFormatError(f"has fewer lines than {gold} has sentences (line {lines + 1} "
+                              "is missing)", hypothesis)
+    return GecFormatError(f"has {lines} lines, {gold} has {sentences} sentences", hypothesis)
+
+
 def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | None = None,
                    **options: Any) -> list[SystemRun]:
     """Score each hypothesis file against the gold, read once (each sentence's references
     are made once for all systems).
 
+    When the gold and a hypothesis are regular files, their sentences and lines are counted
+    before any scoring, so a mismatch is reported at once.
+
     Raises:
-        GecFormatError: malformed gold, or a hypothesis file whose number of lines differs
-            from the gold's number of sentences (both counts named).
+        GecFormatError: malformed gold, a gold without sentences, a hypothesis file whose
+            number of lines differs from the gold's number of sentences (both counts named),
+            or a sentence whose alignments need more than ``max_cells`` table cells (the
+            hypothesis file and line named).
         ValueError: bad options.
     """
     runs = [SystemRun(h, IMeasure(**options)) for h in hypotheses]
+    line_counts = [_line_count(h) for h in hypotheses]
+    if any(n is not None for n in line_counts):
+        sentences = _sentence_count(gold, gold_format)
+        if sentences is not None:
+            for h, n in zip(hypotheses, line_counts):
+                if n is not None and n != sentences:
+                    raise _count_error(h, n, gold, sentences)
     with ExitStack() as stack:
         streams = [stack.enter_context(text_lines(h)) for h in hypotheses]
         number = 0
@@ -879,17 +1144,23 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
             for system, stream in zip(runs, streams):
                 line = next(stream, None)
                 if line is None:
-                    raise GecFormatError(f"has fewer lines than {gold} has sentences (line "
-                                         f"{number} is missing)", system.hypothesis)
+                    raise _count_error(system.hypothesis, number - 1, gold, number)
                 try:
                     system.run.add(g, hypothesis_tokens(line), refs)
+                except AlignmentTooLarge as exc:
+                    raise GecFormatError(
+                        f"sentence {number}: {exc}; raise the limit (gecformats imeasure "
+                        f"--max-cells) above {exc.limit:,} only with the memory and time for "
+                        "it (at most about 12 bytes and 0.1 µs per cell)",
+                        system.hypothesis, number, "too-large") from None
                 except ValueError as exc:
                     raise GecFormatError(str(exc), gold) from None
+        if not number:
+            raise GecFormatError("has no sentences: there is nothing to score", gold)
         for system, stream in zip(runs, streams):
             extra = sum(1 for _ in stream)
             if extra:
-                raise GecFormatError(f"has {number + extra} lines, {gold} has {number} "
-                                     "sentences", system.hypothesis)
+                raise _count_error(system.hypothesis, number + extra, gold, number)
     return runs
 
 
@@ -1006,6 +1277,7 @@ def to_json(systems: Sequence[SystemRun], per_sentence: bool = False) -> dict[st
     return {"results": results, "signature": signature(first)}
 
 
-__all__ = ["AspectScores", "GoldSentence", "IMeasure", "align", "better", "candidates",
+__all__ = ["AlignmentTooLarge", "AspectScores", "CellBudget", "DEFAULT_MAX_CELLS", "GoldSentence",
+           "IMeasure", "MAX_PARAMETER", "align", "better", "candidates", "check_parameter",
            "counts", "evaluate_files", "format_header", "format_info", "format_rows",
            "improvement", "scores", "search", "segments"]
