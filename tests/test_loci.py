@@ -401,3 +401,74 @@ def test_components_loci_never_overlap(s: Sentence) -> None:
     for first, second in itertools.combinations(edits, 2):
         assert not any(components_overlap(a, b) or components_overlap(b, a)
                        for a in first for b in second)
+
+
+# ------------------------------------------------ issue 22: the fuzzer's repeated A lines
+
+
+def _pairwise_components(edits):
+    """The grouping by every pair of edits (the definition, quadratic)."""
+    import itertools
+
+    from gecformats.convert.loci import components_overlap
+
+    parent = list(range(len(edits)))
+
+    def find(i):
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i, j in itertools.combinations(range(len(edits)), 2):
+        if components_overlap(edits[i], edits[j]):
+            parent[find(i)] = find(j)
+    groups = {}
+    for i, e in enumerate(edits):
+        groups.setdefault(find(i), []).append(e)
+    return list(groups.values())
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+SPAN_EDITS = st.lists(st.tuples(st.integers(0, 6), st.sampled_from((0, 0, 1, 2, 3)),
+                                st.integers(0, 2)), max_size=10)
+
+
+@given(SPAN_EDITS)
+@settings(max_examples=500, deadline=None)
+def test_components_by_span_equal_the_pairwise_definition(spec):
+    from gecformats.convert.loci import _components
+    from gecformats.model import make_edit
+
+    edits = [make_edit(a, a + w, (("x",),), "T", True, None, k) for a, w, k in spec]
+    assert _components(edits) == _pairwise_components(edits)
+
+
+def test_thousands_of_a_lines_on_one_span_group_at_once():
+    """A sentence with 10,000 copies of one A line (fuzzing.m_repeat_slice) made refs run
+    15 s comparing every pair; spans are compared now."""
+    import time
+
+    from gecformats.convert.loci import _components
+    from gecformats.model import make_edit
+
+    edits = [make_edit(4, 5, (("x",),), "T", True, None, k % 3) for k in range(10_000)]
+    started = time.process_time()
+    assert [len(g) for g in _components(edits)] == [10_000]
+    assert time.process_time() - started < 5
+
+
+def test_refs_past_the_alternatives_bound_is_a_clean_error(tmp_path):
+    """refs --count on a locus of 2^400 '||' combinations: a traceback printing the product's
+    121 digits; now one line naming the file and sentence."""
+    from typer.testing import CliRunner
+
+    from gecformats.cli import app
+
+    gold = tmp_path / "alt.m2"
+    gold.write_text("S a b c\n" + "A 1 2|||X|||y||z|||REQUIRED|||-NONE-|||0\n" * 400 + "\n")
+    result = CliRunner().invoke(app, ["refs", str(gold), "--count"])
+    assert result.exit_code == 1
+    assert result.stderr == (f"gecformats: {gold}: sentence 1: annotator 0 has more than 1024 "
+                             "combinations of || alternatives in one locus\n")

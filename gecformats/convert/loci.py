@@ -141,6 +141,20 @@ def components_overlap(a: Edit, b: Edit) -> bool:
     return False
 
 
+def _spans_overlap(a: tuple[int, int], b: tuple[int, int], annotators_differ: bool) -> bool:
+    """:func:`components_overlap` of an edit on span ``a`` and one on span ``b``."""
+    ea, eb = Change(a[0], a[1], ()), Change(b[0], b[1], ())
+    if imeasure_overlap(ea, eb) or imeasure_overlap(eb, ea):
+        return True
+    if not annotators_differ:
+        return False
+    if a[0] == a[1] and b[0] != b[1]:
+        return a[0] in b
+    if b[0] == b[1] and a[0] != a[1]:
+        return b[0] in a
+    return False
+
+
 def _components(edits: list[Edit]) -> list[list[Edit]]:
     parent = list(range(len(edits)))
 
@@ -150,9 +164,24 @@ def _components(edits: list[Edit]) -> list[list[Edit]]:
             i = parent[i]
         return i
 
-    for i, j in itertools.combinations(range(len(edits)), 2):
-        if components_overlap(edits[i], edits[j]):
-            parent[find(i)] = find(j)
+    # Edits of one span always overlap, and whether two spans do depends on the spans and
+    # only on whether two annotators differ: so spans are compared, not edits (a sentence
+    # with thousands of A lines on a few spans took minutes pairwise), and in start order,
+    # since spans that do not touch never overlap.
+    by_span: dict[tuple[int, int], list[int]] = {}
+    for i, e in enumerate(edits):
+        by_span.setdefault((e.start, e.end), []).append(i)
+    for members in by_span.values():
+        for i in members[1:]:
+            parent[find(i)] = find(members[0])
+    annotators = {span: {edits[i].annotator for i in members} for span, members in by_span.items()}
+    spans = sorted(by_span)
+    for x, first in enumerate(spans):
+        for second in spans[x + 1:]:
+            if second[0] > first[1]:
+                break
+            if _spans_overlap(first, second, len(annotators[first] | annotators[second]) > 1):
+                parent[find(by_span[first][0])] = find(by_span[second][0])
     groups: dict[int, list[Edit]] = {}
     for i, edit in enumerate(edits):
         groups.setdefault(find(i), []).append(edit)
@@ -170,9 +199,9 @@ def _alternatives(cluster: list[Edit]) -> list[Alternative]:
         total = 1
         for c in choices:
             total *= len(c)
-        if total > MAX_PRODUCT:
-            raise ValueError(f"annotator {annotator} has {total} combinations of || alternatives "
-                             f"in one locus (more than {MAX_PRODUCT})")
+            if total > MAX_PRODUCT:  # stop multiplying: the product can have thousands of digits
+                raise ValueError(f"annotator {annotator} has more than {MAX_PRODUCT} "
+                                 f"combinations of || alternatives in one locus")
         for combination in itertools.product(*choices):
             out.append(Alternative(annotator, tuple(
                 Change(e.start, e.end, tuple(tokens)) for e, tokens in zip(edits, combination))))

@@ -289,7 +289,10 @@ def read(
                         f"sentence {number}: annotator {annotator}, edit {e.start} {e.end} does "
                         f"not fit the sentence's {size} tokens (no reference can apply it)",
                         source_name(source), kind="offset-out-of-range")
-        ls = loci_of(sentence, grouping)
+        try:
+            ls = loci_of(sentence, grouping)
+        except ValueError as exc:  # more || alternatives in one locus than loci.MAX_PRODUCT
+            raise GecFormatError(f"sentence {number}: {exc}", source_name(source)) from None
         yield replace(ls, id=str(number))
 
 
