@@ -158,7 +158,9 @@ def m_huge(rng: random.Random, data: bytes) -> bytes:
     # a quarter and one megabyte (linear work stays within the time limit) or past the
     # 10 MiB line cap (refused while read)
     size = rng.choice((1 << 18, 1 << 20, 12 << 20))
-    return data[:pos] + unit * (size // len(unit)) + data[pos:]
+    # bytes below the cap, characters past it (the text readers' cap counts characters)
+    count = size // (len(unit) if size < 10 << 20 else len(unit.decode()))
+    return data[:pos] + unit * count + data[pos:]
 
 
 def m_scramble(rng: random.Random, data: bytes) -> bytes:
