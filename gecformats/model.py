@@ -218,6 +218,26 @@ def apply_edits(source: Sequence[str], edits: Iterable[Edit], alternative: int =
     return tuple(out)
 
 
+def overlapping(a: Edit | Change, b: Edit | Change) -> bool:
+    """Whether two edits of one annotator overlap in a way an M2 file cannot hold (the rule
+    of ``gecformats validate``): spans that share a token, or an insertion strictly inside
+    the other's span; two insertions at one point, or edits that only touch, do not.
+
+    Args:
+        a, b: two edits (or I-measure changes) of one annotator.
+
+    Returns:
+        True when they overlap.
+    """
+    if a.start == a.end and b.start == b.end:
+        return False
+    if a.start == a.end:
+        return b.start < a.start < b.end
+    if b.start == b.end:
+        return a.start < b.start < a.end
+    return a.start < b.end and b.start < a.end
+
+
 def span_order(edit: Edit) -> tuple[int, int]:
     """The sort key ``(start, end)`` of edits in application order: with a stable sort,
     several insertions at one offset keep their given order, which decides the text."""

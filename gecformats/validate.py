@@ -84,7 +84,7 @@ from gecformats.errors import GecFormatError, UsageError
 from gecformats.formats import _hoo, cherrant, hoo2011, hoo2012, ixml, m2, nlpcc, parallel, tsv
 from gecformats.io import Source, source_name, text_lines
 from gecformats.convert.loci import Change, LocusSentence, imeasure_overlap
-from gecformats.model import Document, Edit, Sentence
+from gecformats.model import Document, Edit, Sentence, overlapping
 
 M2_KINDS = (
     "syntax",
@@ -308,7 +308,7 @@ def check_sentence(
                            f"{' '.join(alt)!r} (the NUS scorer can never match it)")
                     break
             for j, other in in_range:
-                if _overlap(edit, other):
+                if overlapping(edit, other):
                     other_line = lines[j] if j < len(lines) else None
                     report(line, i, "overlap", f"{what} overlaps edit {other.start} {other.end}"
                            + (f" of line {other_line}" if other_line else ""))
@@ -317,16 +317,6 @@ def check_sentence(
     found.sort(key=lambda item: (item[0], item[1]))
     for _, _, problem in found:
         yield problem
-
-
-def _overlap(a: Edit, b: Edit) -> bool:
-    if a.start == a.end and b.start == b.end:
-        return False
-    if a.start == a.end:
-        return b.start < a.start < b.end
-    if b.start == b.end:
-        return a.start < b.start < a.end
-    return a.start < b.end and b.start < a.end
 
 
 def _validate_hoo(source: Source, format: str) -> Iterator[Problem]:
@@ -501,7 +491,7 @@ def check_document(
                        + (f" (type {edit.type})" if edit.type else ""))
                 break
         for j, other in in_range:
-            if _overlap(edit, other):
+            if overlapping(edit, other):
                 other_line = lines[j] if j < len(lines) else None
                 other_index = other.get_meta("hoo.index")
                 report(line, i, "overlap", f"{what} (characters {edit.start}-{edit.end}) overlaps "
@@ -611,7 +601,7 @@ def check_loci(
                               else "inserts nothing")
                     report(line_of(i, j, k), "identity-edit", f"{where} {change}")
                 for other in checked:
-                    if _overlap(c, other):  # type: ignore[arg-type]
+                    if overlapping(c, other):  # type: ignore[arg-type]
                         report(line_of(i, j, k), "overlapping-changes",
                                f"{where} overlaps change {other.start} {other.end} of its <alt>")
                         break

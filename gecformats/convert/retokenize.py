@@ -53,7 +53,7 @@ from typing import Any
 from gecformats import __version__
 from gecformats.errors import GecFormatError
 from gecformats.formats._hoo import repair_type
-from gecformats.model import Document, Edit, Sentence, apply_edits, make_edit
+from gecformats.model import Document, Edit, Sentence, apply_edits, make_edit, overlapping
 from gecformats.report import Tally
 from gecformats.tokenize import (IGNORABLE, JOINED_TOKENIZERS, OffsetMap, Token, Tokenizer,
                                  get_splitter, get_tokenizer)
@@ -465,17 +465,6 @@ class _Sent:
     cases: list[ConversionReport] = field(default_factory=list)  # and its cases (exact)
 
 
-def _overlapping(a: Edit, b: Edit) -> bool:
-    """Two token edits that an M2 file cannot hold for one annotator (as ``validate``)."""
-    if a.start == a.end and b.start == b.end:
-        return False
-    if a.start == a.end:
-        return b.start < a.start < b.end
-    if b.start == b.end:
-        return a.start < b.start < a.end
-    return a.start < b.end and b.start < a.end
-
-
 def _merge_overlaps(text: str, sent: _Sent, tok: Tokenizer, split: Tokenizer,
                     report: ConversionReport, doc_id: str) -> None:
     """Make one annotator's token edits of a sentence overlap nowhere, in place.
@@ -497,7 +486,7 @@ def _merge_overlaps(text: str, sent: _Sent, tok: Tokenizer, split: Tokenizer,
         edit, source = sent.edits[k], sent.sources[k]
         clash = next((i for i, (_, other, _, _) in enumerate(kept)
                       if other.annotator == edit.annotator and (
-                          _overlapping(other, edit) or (other.start, other.end,
+                          overlapping(other, edit) or (other.start, other.end,
                           other.corrections) == (edit.start, edit.end, edit.corrections))),
                      None)
         if clash is None:
@@ -523,7 +512,7 @@ def _merge_overlaps(text: str, sent: _Sent, tok: Tokenizer, split: Tokenizer,
             own = ConversionReport()
             merged = _convert(text, sent, char, tok, split, own, case, False)
             if merged is not None and any(
-                    _overlapping(e, merged) for i, (_, e, _, _) in enumerate(kept)
+                    overlapping(e, merged) for i, (_, e, _, _) in enumerate(kept)
                     if i != clash and e.annotator == merged.annotator):
                 merged = None
         if merged is None:
