@@ -388,6 +388,12 @@ def _cli(args, cwd):
      + "\n".join((FIXTURES / "score" / "sample.hyp").read_text(encoding="utf-8")
                  .splitlines()[1:]) + "\n",
      ["score", "huge.hyp", "--gold", str(FIXTURES / "score" / "sample.m2")]),
+    # the same, and a line too many: the local path fails at the lattice first (the Dask
+    # path read the whole chunk and reported the count; found by the fuzzer's Dask twin)
+    ("extra.hyp", " ".join("abcdefghij"[k * 7 % 10] for k in range(3000)) + "\n"
+     + (FIXTURES / "score" / "sample.hyp").read_text(encoding="utf-8").split("\n", 1)[1]
+     + "one line too many\n",
+     ["score", "extra.hyp", "--gold", str(FIXTURES / "score" / "sample.m2")]),
 ])
 def test_bad_input_on_the_cluster_reads_as_on_the_local_path(tmp_path, name, content, args):
     """Issue 22: the same one line on standard error and the same exit status as

@@ -434,11 +434,18 @@ class Scoring:
 
         kept: deque[list[tuple[int, Sentence, str]]] = deque()  # what stays on the client
         settings = (self.max_unchanged_words, self.ignore_whitespace_casing, self.max_edges)
+        # an input error met while a chunk is read (a line count that differs, ...) waits
+        # until the sentences before it are scored: the local path would have failed at
+        # one of those first (a lattice refused on a worker), and the two paths must agree
+        pending: list[GecFormatError] = []
 
         def tasks() -> Iterator[Any]:
             def prepared() -> Iterator[tuple[int, Sentence, list[str], str, Any]]:
-                for number, (sentence, line) in pairs:
-                    yield (number, sentence, *self._prepare(number, sentence, line[1]))
+                try:
+                    for number, (sentence, line) in pairs:
+                        yield (number, sentence, *self._prepare(number, sentence, line[1]))
+                except GecFormatError as exc:
+                    pending.append(exc)
             size = self.engine.chunk_size(None, default=SCORE_CHUNK)
             for task in chunks(prepared(), size, settings):
                 kept.append([(n, sentence, shown) for n, sentence, _, shown, _ in task[2]])
@@ -461,6 +468,8 @@ class Scoring:
                     self.types.add(sentence, result, choice.annotator)
                 yield ScoredSentence(number, sentence.source, shown, result, choice, before,
                                      sentence)
+        if pending:
+            raise pending[0]
 
     def _prepare(self, number: int, sentence: Sentence, line: str
                  ) -> tuple[list[str], str, dict[int, list[Any]]]:

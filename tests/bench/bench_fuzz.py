@@ -5,7 +5,8 @@ two child processes (each under a 3 GB address-space limit, 10 s per case) and p
 counts: cases, exit 0, exit 1 (bad data), exit 2 (usage), tracebacks, hangs, memory-outs,
 bad exits, messages that are not one clean line, leftover outputs, scores out of range,
 twins that disagree (CRLF input, --shards, --engine dask on a local cluster); then the first
-failing cases with their reproducers.  Every reader, metric and engine has targets there.  Nothing is asserted: it reports.
+failing cases with their reproducers.  Every reader, metric and engine has targets there.
+Nothing is asserted: it reports.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import fuzzing  # noqa: E402
 
 STATUSES = ["ok", "bad-data", "usage", "traceback", "hang", "memory", "bad-exit",
-            "bad-message", "leftover", "crash"]
+            "bad-message", "leftover", "out-of-range", "twin-crlf", "twin-shards", "twin-dask",
+            "crash"]
 
 
 def main() -> None:
