@@ -1,7 +1,7 @@
 """The long fuzz run of issue 13: ``python tests/bench/bench_fuzz.py [--cases 10000]``.
 
 Runs the seeded mutation fuzzer of ``tests/fuzzing.py`` over every format and command in
-two child processes (each under a 3 GB address-space limit, 10 s per case) and prints the
+two child processes (each under a 3 GB address-space limit, 20 s per case) and prints the
 counts: cases, exit 0, exit 1 (bad data), exit 2 (usage), tracebacks, hangs, memory-outs,
 bad exits, messages that are not one clean line, leftover outputs, scores out of range,
 twins that disagree (CRLF input, --shards, --engine dask on a local cluster); then the first
