@@ -159,16 +159,13 @@ def test_hundreds_of_empty_annotators_convert_in_linear_time(tmp_path):
     """The fuzzed case: 1,000 annotators, 999 of them empty, in each of 3 documents of 10
     sentences.  The M2 has one noop line per annotator and sentence (an annotator without
     edits says the sentence is right: it counts for the score), so it is bounded by
-    MAX_ANNOTATORS lines per sentence; the time is linear in it."""
-    import time
-
+    MAX_ANNOTATORS lines per sentence; the work is linear in it (the tokenizer is called
+    once per sentence and distinct edit set: the test above)."""
     src = tmp_path / "many.json"
     src.write_text(_many_annotators(3), encoding="utf-8")
     out = tmp_path / "many.m2"
-    started = time.perf_counter()
     result = CliRunner().invoke(app, ["convert", str(src), str(out)])
     assert result.exit_code == 0, result.stderr
-    assert time.perf_counter() - started < 5  # was about 12 s; a guard, not a benchmark
     text = out.read_text(encoding="utf-8")
     sentences = text.count("\nS ") + 1
     assert sentences == 30 and text.count("\nA ") == sentences * 1000  # one line each

@@ -133,7 +133,7 @@ def test_a_3_mb_line_is_refused_at_once(tmp_path: Path, command: str) -> None:
     """Issue 22: a 3 MB hypothesis line against a 9-token source took 28 s and 4.2 GB before
     the refusal (the drop-in twice: fast path, then full path).  Now refused by min_edges
     before any matrix is built: measured 0.9 s and 70 MB; bounded here by 1 GB of address
-    space and a generous 60 CPU-s."""
+    space (a peak, not a time)."""
     gold = tmp_path / "gold.m2"
     gold.write_text("S a b c d e f g h i\nA 0 1|||X|||x|||REQUIRED|||-NONE-|||0\n\n")
     hyp = tmp_path / "hyp.txt"
@@ -144,8 +144,8 @@ def test_a_3_mb_line_is_refused_at_once(tmp_path: Path, command: str) -> None:
     *lines, measured = done.stderr.splitlines()
     assert done.returncode == 1 and done.stdout == "", done.stderr[-500:]
     assert len(lines) == 1 and f"{hyp}:1: sentence 1: its edit lattice would have over 2,500,000 edges" in lines[0]
-    seconds, peak_kb = measured.split()
-    assert float(seconds) < 60 and int(peak_kb) < 1_000_000
+    _seconds, peak_kb = measured.split()
+    assert int(peak_kb) < 1_000_000
 
 
 def test_the_drop_in_does_not_redo_a_refused_sentence(pathological: tuple[Path, Path],
@@ -168,16 +168,18 @@ def test_the_drop_in_does_not_redo_a_refused_sentence(pathological: tuple[Path, 
                               "only with the memory for it (about 310 bytes per edge)\n")
 
 
-def test_long_sides_are_refused_before_their_matrices() -> None:
+def test_long_sides_are_refused_before_their_matrices(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two 5,000-token sides with one change have a small lattice but matrices of 25 million
     cells (4,000 a side took 500 MB): refused before they are built, unless max_edges is off."""
-    import time
+    from maxmatch import lattice
 
+    def never(*_args: object) -> None:
+        raise AssertionError("the matrices were built")
+
+    monkeypatch.setattr(lattice, "base_lattice", never)
     source = [f"w{i % 997}" for i in range(5_000)]
     hyp = source[:2_500] + ["CHANGED"] + source[2_501:]
-    start = time.process_time()
     with pytest.raises(maxmatch.LatticeTooLarge, match=r"its edit matrices would have 25,010,001 "
                        r"cells \(5,000 source by 5,000 hypothesis tokens\), over the 25,000,000"):
         maxmatch.score_sentence(source, hyp, GOLD)
-    assert time.process_time() - start < 10  # measured: milliseconds
     assert maxmatch.MAX_CELLS == 25_000_000
