@@ -1,0 +1,173 @@
+"""The one shape every metric has: per-sentence sufficient statistics, then a corpus step.
+
+A GEC corpus score is not a sum of sentence scores: each metric chooses, for every
+sentence, one of several candidates (an annotator, a reference, a pair of annotators) by
+its own rule, often against the running corpus totals.  So a metric here is split in the
+two steps sacrebleu splits BLEU in, adapted to that choice:
+
+* :meth:`Metric.prepare` turns a gold sentence into what the metric needs of it, once for
+  every system (the annotators' gold edits, the references' n-grams, the candidates of
+  the I-measure);
+* :meth:`Metric.sentence` does the expensive work for one system's hypothesis (lattice
+  search, alignment, n-gram matching) and returns **plain sufficient statistics** (tuples
+  of numbers, picklable) with one entry per candidate the metric may choose between;
+* :meth:`Metric.corpus` turns a sequence of statistics, visited in corpus order with given
+  weights (how often each sentence is in the corpus: all 1 for the corpus itself, bootstrap
+  counts for a resample), into the score, redoing the metric's own choice.
+
+Everything else — reading the gold once, several systems in lockstep, engines, tables,
+bootstrap intervals, paired tests, per-sentence output, progress — is written once, in
+:mod:`~gecformats.metrics.pipeline`, :mod:`~gecformats.metrics.statistics` and
+:mod:`~gecformats.metrics.render`, for every metric.
+
+>>> from gecformats.metrics.base import Totals
+>>> Totals((0.5, 0.25, 0.4167), {"correct": 1}, (0, 1)).values[0]
+0.5
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from gecformats.model import Sentence
+
+
+@dataclass(frozen=True, slots=True)
+class Hypothesis:
+    """One system's output for one sentence, as the pipeline gives it to every metric.
+
+    ``tokens``: the corrected sentence's tokens (a text line split on white space, or
+    tokenized/projected when asked; for an M2 hypothesis, its first annotator's corrected
+    text); ``text``: the line as shown (stripped); ``sentence``: for a hypothesis file in
+    M2, the system's annotated sentence (its edits and types), else ``None``."""
+
+    tokens: tuple[str, ...]
+    text: str
+    sentence: Sentence | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """What :meth:`Metric.corpus` returns.
+
+    ``values``: the scores in the order of :attr:`Metric.columns`; ``counts``: the summed
+    counts behind them (named, e.g. ``correct``/``proposed``/``gold``), for the tables and
+    JSON; ``choices``: per sentence, the index of the candidate chosen (only when asked
+    for, i.e. on the corpus itself, for per-type and per-sentence output); ``extra``: what
+    else the metric reports (per-type tables, the baseline's scores of the I-measure …)."""
+
+    values: tuple[float, ...]
+    counts: Mapping[str, int | float] = field(default_factory=dict)
+    choices: tuple[int, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Metric(ABC):
+    """A metric: its name, columns and options, and its two steps.
+
+    A subclass is built from the options the user gave (each also a field of
+    :meth:`signature`); it must be picklable (the per-sentence step runs in worker
+    processes and on Dask workers)."""
+
+    name: ClassVar[str]
+    """The ``--metric`` value: ``m2``, ``errant``, ``gleu``, ``imeasure``."""
+    label: ClassVar[str]
+    """How tables name the metric (``M2``, ``ERRANT``, ``GLEU``, ``I-measure``)."""
+    columns: ClassVar[tuple[str, ...]]
+    """The names of the values of :attr:`Totals.values` (``precision``, ``recall``, ``f``)."""
+    main: ClassVar[str]
+    """The column intervals and tests are about when one is meant (``f``, ``gleu``, ``i``)."""
+    options: ClassVar[frozenset[str]] = frozenset()
+    """The command-line options (without ``--``) this metric takes; the command refuses an
+    option that no chosen metric takes."""
+    needs_edits: ClassVar[bool] = False
+    """Whether :meth:`sentence` reads :attr:`Hypothesis.sentence` (the system's own edits)
+    when the hypothesis file is M2."""
+
+    @abstractmethod
+    def prepare(self, gold: Sentence) -> Any:
+        """What the metric needs of one gold sentence, made once for every system
+        (picklable).
+
+        Raises:
+            GecFormatError: the gold sentence cannot be scored by this metric.
+        """
+
+    @abstractmethod
+    def sentence(self, prepared: Any, hypothesis: Hypothesis) -> Any:
+        """The sufficient statistics of one hypothesis of one sentence: plain picklable
+        values, one entry per candidate the corpus step chooses between.
+
+        Raises:
+            GecFormatError: the sentence cannot be scored (e.g. a lattice past its bound).
+        """
+
+    @abstractmethod
+    def corpus(self, stats: Sequence[Any], weights: Sequence[int] | None = None, *,
+               choices: bool = False) -> Totals:
+        """The corpus score of ``stats`` (one system, every sentence in corpus order),
+        sentence ``i`` counted ``weights[i]`` times (default: once), with the metric's own
+        choice among each sentence's candidates.  ``choices``: also give the per-sentence
+        choices (only with ``weights`` None)."""
+
+    @abstractmethod
+    def signature(self) -> str:
+        """Every option that changes the number, as ``metric:m2|beta:0.5|…``."""
+
+    def resampler(self, stats: Sequence[Any]) -> Any:
+        """A fast corpus step over many weight vectors for one system: an object with
+        ``scores(weights) -> list[tuple[float, ...]]`` where ``weights`` is a sequence of
+        weight vectors (rows).  The default calls :meth:`corpus` once per row; metrics
+        with vectorised arithmetic override it (the result must be equal)."""
+        return _Looping(self, stats)
+
+    def swapper(self, a: Sequence[Any], b: Sequence[Any]) -> Any:
+        """A fast pair of corpus steps for approximate randomisation between systems ``a``
+        and ``b``: an object with ``scores(swaps) -> (xs, ys)`` where each row of ``swaps``
+        (0/1 per sentence) builds ``x`` from ``a`` with the sentences marked 1 taken from
+        ``b``, and ``y`` the other way round; ``xs``/``ys`` are their values per row.  The
+        default calls :meth:`corpus` twice per row; metrics with vectorised arithmetic
+        override it (the result must be equal)."""
+        return _LoopingSwap(self, a, b)
+
+    def sentence_fields(self, stats: Any, choice: int) -> dict[str, Any]:
+        """The per-sentence output of one sentence whose candidate ``choice`` was chosen:
+        plain values (columns of ``--per-sentence``)."""
+        return {"choice": choice}
+
+    def check(self, systems: Sequence[Sequence[Any]]) -> list[str]:
+        """Warnings about the input seen (e.g. untokenized text against token gold), each
+        naming the command that fixes it; called once after all sentences."""
+        return []
+
+
+class _Looping:
+    """:meth:`Metric.resampler`'s default: the corpus step, once per weight vector."""
+
+    def __init__(self, metric: Metric, stats: Sequence[Any]) -> None:
+        self.metric = metric
+        self.stats = list(stats)
+
+    def scores(self, weights: Sequence[Sequence[int]]) -> list[tuple[float, ...]]:
+        return [self.metric.corpus(self.stats, list(map(int, w))).values for w in weights]
+
+
+class _LoopingSwap:
+    """:meth:`Metric.swapper`'s default: two corpus steps per row of swaps."""
+
+    def __init__(self, metric: Metric, a: Sequence[Any], b: Sequence[Any]) -> None:
+        self.metric = metric
+        self.a, self.b = list(a), list(b)
+
+    def scores(self, swaps: Sequence[Sequence[int]]
+               ) -> tuple[list[tuple[float, ...]], list[tuple[float, ...]]]:
+        xs, ys = [], []
+        for row in swaps:
+            x = [bi if s else ai for ai, bi, s in zip(self.a, self.b, row)]
+            y = [ai if s else bi for ai, bi, s in zip(self.a, self.b, row)]
+            xs.append(self.metric.corpus(x).values)
+            ys.append(self.metric.corpus(y).values)
+        return xs, ys
