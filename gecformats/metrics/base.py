@@ -39,13 +39,16 @@ from gecformats.model import Sentence
 class Hypothesis:
     """One system's output for one sentence, as the pipeline gives it to every metric.
 
-    ``tokens``: the corrected sentence's tokens (a text line split on white space, or
-    tokenized/projected when asked; for an M2 hypothesis, its first annotator's corrected
-    text); ``text``: the line as shown (stripped); ``sentence``: for a hypothesis file in
-    M2, the system's annotated sentence (its edits and types), else ``None``."""
+    ``tokens``: the corrected sentence's tokens as the M2 scorer splits a line (or
+    tokenized/projected when ``score --tokenize/--segment`` asks; for an M2 hypothesis,
+    its first annotator's corrected text); ``line``: the line as read, without its newline
+    and otherwise untouched (metrics with their own splitting, as GLEU's bytes split, start
+    from it; for an M2 hypothesis, the corrected tokens joined by spaces); ``sentence``: for
+    a hypothesis file in M2, the system's annotated sentence (its edits and types), else
+    ``None``."""
 
     tokens: tuple[str, ...]
-    text: str
+    line: str
     sentence: Sentence | None = None
 
 
