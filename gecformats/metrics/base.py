@@ -141,9 +141,18 @@ class Metric(ABC):
         plain values (columns of ``--per-sentence``)."""
         return {"choice": choice}
 
-    def check(self, systems: Sequence[Sequence[Any]]) -> list[str]:
-        """Warnings about the input seen (e.g. untokenized text against token gold), each
-        naming the command that fixes it; called once after all sentences."""
+    def setup(self, gold: str) -> None:
+        """Read what the metric needs of the whole gold file before the sentences are
+        scored: a first, streaming pass (GLEU's annotator ids and absent-annotator policy,
+        the projection lexicon of ``--segment project``).  Default: nothing.
+
+        Raises:
+            GecFormatError: the gold does not suit the metric.
+        """
+
+    def warnings(self) -> list[str]:
+        """What makes this metric's number doubtful on this gold (each naming the
+        command that fixes or checks it); called once after every sentence is scored."""
         return []
 
 
