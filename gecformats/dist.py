@@ -122,6 +122,32 @@ def extract_bag(bag: Any, tokenizer: str = "en", *, types: str | None = None,
                                          split_substitutions))
 
 
+def process_map(function: Callable[[Any], Any], tasks: Iterable[Any], jobs: int
+                ) -> Iterator[Any]:
+    """``function(task)`` for every task in ``jobs`` local processes, yielded in task order,
+    with at most two tasks per process in flight (``Pool.imap`` would read the whole input
+    ahead): the local twin of :meth:`Engine.map_chunks`, shared by every ``--jobs``."""
+    import multiprocessing
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    pending: deque[Any] = deque()
+    pool = multiprocessing.get_context(method).Pool(jobs)
+    try:
+        for task in tasks:
+            pending.append(pool.apply_async(function, (task,)))
+            if len(pending) >= 2 * jobs:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+        # all done: let the workers finish on their own (close + join) rather than stop
+        # them with SIGTERM (Pool.__exit__), which a worker blocked on the task queue
+        # did not always act on (a test run hung in Pool.terminate)
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()
+
+
 def _import_distributed() -> Any:
     try:
         import distributed

@@ -26,7 +26,7 @@ a token that could stay) and applying them gives the corrected tokens back exact
 from __future__ import annotations
 
 import os
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -556,27 +556,10 @@ def _parallel_map(function: Any, items: Iterable[Any], settings: tuple[Any, ...]
                   report: ExtractionReport | None, jobs: int, chunk: int) -> Iterator[Any]:
     """Run ``function`` over chunks of ``items`` in ``jobs`` processes, in order, with at
     most a few chunks in flight (flat memory)."""
-    import multiprocessing
+    from gecformats.dist import chunks, process_map
 
-    from gecformats.dist import chunks
-
-    # Pool.imap would read the whole input ahead; keep at most 2 chunks per worker in flight
-    pending: deque[Any] = deque()
-    pool = multiprocessing.get_context(_start_method()).Pool(jobs)
-    try:
-        for task in chunks(items, chunk, settings):
-            pending.append(pool.apply_async(function, (task,)))
-            if len(pending) >= 2 * jobs:
-                yield from _collect(pending.popleft().get(), report)
-        while pending:
-            yield from _collect(pending.popleft().get(), report)
-        # all done: let the workers finish on their own (close + join) rather than stop
-        # them with SIGTERM (Pool.__exit__), which a worker blocked on the task queue
-        # did not always act on (a test run hung in Pool.terminate)
-        pool.close()
-        pool.join()
-    finally:
-        pool.terminate()
+    for done in process_map(function, chunks(items, chunk, settings), jobs):
+        yield from _collect(done, report)
 
 
 def _collect(done: tuple[list[Any], ExtractionReport], report: ExtractionReport | None
@@ -585,12 +568,6 @@ def _collect(done: tuple[list[Any], ExtractionReport], report: ExtractionReport 
     if report is not None:
         report.merge(part)
     return results
-
-
-def _start_method() -> str:
-    import multiprocessing
-
-    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
 ABSENT = ("source", "first", "skip")
