@@ -57,7 +57,8 @@ class M2Stats(NamedTuple):
     counts: tuple[Counts, ...]
     annotators: tuple[int, ...]
     nonstandard: bool
-    types: tuple[tuple[tuple[str, ...], tuple[str, ...], int], ...] | None = None
+    types: tuple[tuple[tuple[str, ...], tuple[str, ...], int, tuple[tuple[str, bool], ...]],
+                 ...] | None = None
 
 
 @dataclass
@@ -139,8 +140,11 @@ class M2Metric(Metric):
         else:
             counts = tuple(annotator_counts(a, self.mode, prepared.optional.get(a.annotator, ())
                                             if self.bonus else ()) for a in annotators)
-        types = tuple(_type_counts(a, prepared.types.get(a.annotator, ()))
-                      for a in annotators) if self.per_type else None
+        types = None
+        if self.per_type:
+            system = _system_types(hypothesis.sentence)
+            types = tuple(_type_counts(a, prepared.types.get(a.annotator, ()), system)
+                          for a in annotators)
         return M2Stats(counts, tuple(a.annotator for a in annotators), result.nonstandard_ids,
                        types)
 
@@ -209,15 +213,31 @@ def _scores(beta: float) -> Any:
     return scores
 
 
-def _type_counts(result: maxmatch.AnnotatorResult, types: tuple[str, ...]
-                 ) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+def _system_types(sentence: Sentence | None) -> tuple[tuple[int, int, str], ...] | None:
+    """The edits of an M2 hypothesis as ``(start, end, type)`` (its first annotator's);
+    ``None`` for a text hypothesis (its edits have no type)."""
+    if sentence is None:
+        return None
+    for edits in sentence.annotators.values():
+        return tuple((e.start, e.end, e.type) for e in edits)
+    return ()
+
+
+def _type_counts(result: maxmatch.AnnotatorResult, types: tuple[str, ...],
+                 system: tuple[tuple[int, int, str], ...] | None = None
+                 ) -> tuple[tuple[str, ...], tuple[str, ...], int, tuple[tuple[str, bool], ...]]:
     """One annotator's gold types, the types of the gold edits the scorer credited (its
-    cursor rule, spec §6.7) and the proposed edits credited to none."""
+    cursor rule, spec §6.7), the proposed edits credited to none and, for an M2 hypothesis
+    (``system``: its own edits), each of its edits' type and whether it lies inside an edit
+    the scorer credited.  The scorer's edits are its lattice path's, which may merge or
+    split the hypothesis' own: precision per system type is therefore about the
+    hypothesis' edits (credited when inside a credited span), not the scorer's count."""
     golds = result.gold_edits
     if len(types) != len(golds):  # a multi-S block (spec §2.5): no types
         types = ("?",) * len(golds)
     matched: list[str] = []
     cursor = credited = 0
+    spans: list[tuple[int, int]] = []
     for e in result.edits:  # the scorer's credit loop (maxmatch.match_edits)
         hit = False
         for i in range(cursor, len(golds)):
@@ -225,7 +245,11 @@ def _type_counts(result: maxmatch.AnnotatorResult, types: tuple[str, ...]
                 matched.append(types[i])
                 cursor, hit = i + 1, True
         credited += hit
-    return types, tuple(matched), len(result.edits) - credited
+        if hit:
+            spans.append((e[0], e[1]))
+    proposed = tuple((kind, any(a <= start and end <= b for a, b in spans))
+                     for start, end, kind in system or ())
+    return types, tuple(matched), len(result.edits) - credited, proposed
 
 
 def _per_type(stats: Sequence[M2Stats], chosen: Sequence[int]) -> Any:
@@ -236,7 +260,10 @@ def _per_type(stats: Sequence[M2Stats], chosen: Sequence[int]) -> Any:
     for s, k in zip(stats, chosen):
         if k < 0 or s.types is None:
             continue
-        gold, matched, unmatched = s.types[k]
+        gold, matched, unmatched, proposed = s.types[k]
+        for kind, hit in proposed:
+            table.proposed[kind] = table.proposed.get(kind, 0) + 1
+            table.credited[kind] = table.credited.get(kind, 0) + hit
         for kind in gold:
             table.gold[kind] = table.gold.get(kind, 0) + 1
         for kind in matched:

@@ -191,6 +191,10 @@ class PerType:
         self.matched: dict[str, int] = {}
         self.unmatched = 0
         """Proposed edits credited to no gold edit."""
+        self.proposed: dict[str, int] = {}
+        """For an M2 hypothesis: proposed edits per system type."""
+        self.credited: dict[str, int] = {}
+        """For an M2 hypothesis: credited proposed edits per system type."""
 
     def add(self, sentence: Sentence, result: SentenceResult, annotator: int) -> None:
         """Count one sentence's chosen annotator."""
@@ -219,10 +223,23 @@ class PerType:
                 for k, g in sorted(self.gold.items(), key=lambda kv: (-kv[1], kv[0]))] + [
             (k, 0, m, 1.0) for k, m in sorted(self.matched.items()) if k not in self.gold]
 
+    def system_rows(self) -> list[tuple[str, int, int, float]]:
+        """For an M2 hypothesis, ``(system type, proposed, credited, precision)`` per type,
+        most proposed first."""
+        return [(k, p, self.credited.get(k, 0), self.credited.get(k, 0) / p if p else 1.0)
+                for k, p in sorted(self.proposed.items(), key=lambda kv: (-kv[1], kv[0]))]
+
     def to_dict(self) -> dict[str, Any]:
-        """``{"types": {type: {"gold", "matched", "recall"}}, "unmatched_proposed": n}``."""
-        return {"types": {k: {"gold": g, "matched": m, "recall": r} for k, g, m, r in self.rows()},
-                "unmatched_proposed": self.unmatched}
+        """``{"types": {type: {"gold", "matched", "recall"}}, "unmatched_proposed": n}``,
+        and for an M2 hypothesis ``"system_types": {type: {"proposed", "credited",
+        "precision"}}``."""
+        out: dict[str, Any] = {
+            "types": {k: {"gold": g, "matched": m, "recall": r} for k, g, m, r in self.rows()},
+            "unmatched_proposed": self.unmatched}
+        if self.proposed:
+            out["system_types"] = {k: {"proposed": p, "credited": c, "precision": r}
+                                   for k, p, c, r in self.system_rows()}
+        return out
 
     def format_text(self) -> str:
         """A table: type, gold, matched, recall; then the proposed edits matching nothing."""
@@ -231,6 +248,11 @@ class PerType:
         lines = [f"{'type':<{width}}  {'gold':>6}  {'matched':>7}  {'recall':>6}"]
         lines += [f"{k:<{width}}  {g:>6}  {m:>7}  {r:6.4f}" for k, g, m, r in rows]
         lines.append(f"{self.unmatched} proposed edits matched no gold edit")
+        if self.proposed:
+            rows = self.system_rows()
+            width = max([11, *(len(k) for k, *_ in rows)])
+            lines.append(f"{'system type':<{width}}  {'proposed':>8}  {'credited':>8}  {'precision':>9}")
+            lines += [f"{k:<{width}}  {p:>8}  {c:>8}  {r:9.4f}" for k, p, c, r in rows]
         return "\n".join(lines)
 
 
