@@ -21,8 +21,10 @@ with its rules and quirks:
   most true positives, fewest false positives, fewest false negatives.
 * P = TP / (TP + FP), 1.0 when FP = 0; R likewise with FN; F_β from the rounded P and R.
 
-:func:`compare` returns the counts, :func:`format_errant` prints what ``errant_compare``
-prints, byte for byte.
+:class:`ErrantMetric` is the metric in the two steps of :mod:`gecformats.metrics.base`
+(per-sentence candidates, then the corpus step redoing the choice, over any weights);
+:func:`compare` and :func:`errant_files` use it to return the counts, :func:`format_errant`
+prints what ``errant_compare`` prints, byte for byte.
 
 >>> from gecformats.formats import m2
 >>> ref = m2.parse("S He go to school .\\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\\n")
@@ -34,14 +36,17 @@ prints, byte for byte.
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 from gecformats import __version__
 from gecformats.errors import GecFormatError, source_difference
 from gecformats.formats.m2 import format_sentence
+from gecformats.metrics.base import Hypothesis, Metric, Totals
 from gecformats.model import Sentence
 
 MODES = ("cs", "cse", "ds", "dt")
@@ -53,6 +58,10 @@ TITLES = {"dt": " Token-Based Detection ", "ds": " Span-Based Detection ",
 
 RawEdit = tuple[int, int, str, str, int]
 """An edit as ERRANT reads an M2 line: ``(start, end, type, correction field, annotator)``."""
+
+Kinds = tuple[dict[str, tuple[str, int]], dict[str, tuple[str, int]]]
+"""Per side (hypothesis, gold): the first type of each :func:`type_kind` (``errant``,
+``operation``, ``other``) and the (1-based) sentence it is in."""
 
 ERRANT_TYPE = re.compile(r"[MRU]:[A-Z]+(?::[A-Z]+)*")
 """ERRANT's edit types: ``OP:CAT`` (``M:DET``, ``R:VERB:SVA``, ``R:WO``); ``UNK`` and
@@ -91,8 +100,7 @@ class ErrantResult:
     signature: str = ""
     extracted: bool = False
     """The hypothesis was text, its edits extracted by gecformats' aligner, not ERRANT's."""
-    kinds: tuple[dict[str, tuple[str, int]], dict[str, tuple[str, int]]] = field(
-        default_factory=lambda: ({}, {}))
+    kinds: Kinds = field(default_factory=lambda: ({}, {}))
     """Per side (hypothesis, gold): the first type of each :func:`type_kind` (``errant``,
     ``operation``, ``other``) and the sentence it is in."""
 
@@ -100,90 +108,13 @@ class ErrantResult:
         """The type scheme of a side (0 the hypothesis, 1 the gold): ``other`` when any type
         is not ERRANT's, else ``operation`` when any is a bare ``R``/``M``/``U`` (and for an
         extracted hypothesis), else ``errant``; ``None`` for a side without typed edits."""
-        if side == 0 and self.extracted:
-            return "operation"
-        kinds = self.kinds[side]
-        return next((k for k in ("other", "operation", "errant") if k in kinds), None)
+        return scheme(self.kinds, self.extracted, side)
 
     def type_problem(self, cat: int | None = None) -> tuple[str, int] | None:
         """Why the types make ``--mode cse`` (this result's mode) or ``--cat cat`` meaningless
-        (one sentence) and the side to blame (0 the hypothesis, 1 the gold), or ``None``.
-
-        ``cse`` and ``--cat 3`` need both sides typed by one scheme (:meth:`scheme`);
-        ``--cat 1`` (the operation, the letter before ``:``) needs no ``other`` types,
-        ``--cat 2`` (what follows it) ERRANT's ``OP:CAT`` types on both sides."""
-        if cat is None and self.mode != "cse":
-            return None
-        schemes = (self.scheme(0), self.scheme(1))
-        if cat in (1, 2):
-            bad = ("other",) if cat == 1 else ("other", "operation")
-            blamed = next((i for i in (1, 0) if schemes[i] in bad), None)
-        elif None not in schemes and schemes[0] != schemes[1]:
-            blamed = 1 if schemes[1] != "errant" else 0
-        else:
-            blamed = None
-        if blamed is None:
-            return None
-        if cat == 1:
-            example = self.kinds[blamed]["other"][0]
-            why = (f"--cat 1 groups the types by ERRANT's operation, the letter before ':' "
-                   f"({example!r} would be filed under {example[0]!r})")
-        elif cat == 2:
-            why = "--cat 2 groups the types by ERRANT's category, what follows 'OP:'"
-        else:
-            other = 1 - blamed
-            why = (("--mode cse compares" if cat is None else "--cat 3 lists")
-                   + f" the types of both sides, and {self._describe(other)}")
-        fix = ("use a gold typed by ERRANT (errant_m2 -gold)" if blamed else
-               "type the hypothesis' edits with ERRANT (errant_parallel -orig SOURCE -cor HYP "
-               "-out HYP.m2)")
-        instead = ("--mode cs" if cat is None else
-                   "--cat 1" if cat != 1 and "other" not in schemes else "leave out --cat")
-        return f"{why}, but {self._describe(blamed)}; {fix}, or {instead}", blamed
-
-    def _describe(self, side: int) -> str:
-        """``the gold's types are ERRANT's ('R:NOUN' in sentence 2)`` and the like."""
-        whose = ("the hypothesis'", "the gold's")[side]
-        scheme = self.scheme(side)
-        if side == 0 and self.extracted:
-            return ("the hypothesis' edits were extracted from text by gecformats and carry "
-                    "only the operation (R, M, U)")
-        example, number = self.kinds[side][scheme]  # type: ignore[index]
-        where = f"{example!r} in sentence {number}"
-        if scheme == "errant":
-            return f"{whose} types are ERRANT's ({where})"
-        if scheme == "operation":
-            return f"{whose} types are operations only ({where})"
-        return f"{whose} types are not ERRANT's ({where}; ERRANT's look like 'R:VERB:SVA')"
-        hyp, gold = self.kinds
-        what = f"--cat {cat}" if cat else "--mode cse"
-        instead = "--mode cs" if cat is None else "leave out --cat"
-        if "other" in gold and (cat in (1, 2) or "errant" in hyp or self.extracted):
-            example, number = gold["other"]
-            if cat in (1, 2):
-                why = (f"groups ERRANT's OP:CAT types by their {'operation' if cat == 1 else 'category'}"
-                       + (f" ({example!r} would be filed under {example[0]!r})" if cat == 1 else ""))
-            else:
-                verb = "compares the two sides' types" if cat is None else "lists every type as written"
-                ex, at = hyp.get("errant", ("R", 0))
-                theirs = ("R, M, U (extracted)" if self.extracted
-                          else f"ERRANT's ({ex!r} in sentence {at})")
-                why = (f"{verb}, and the hypothesis' are {theirs}: "
-                       + ("none can match" if cat is None else "the rows would mix two schemes"))
-            return (f"{what} {why}, but the gold's types are not ERRANT's ({example!r} in "
-                    f"sentence {number}; ERRANT's look like 'R:VERB:SVA'); use a gold typed "
-                    f"by ERRANT (errant_m2 -gold), or {instead}", 1)
-        if self.extracted and cat != 1:
-            return (f"{what} needs the hypothesis' edit types, but its edits were extracted "
-                    "from text by gecformats and carry only the operation (R, M, U); run "
-                    "ERRANT's errant_parallel on the text and score its M2 file, or use "
-                    + ("--mode cs" if cat is None else "--cat 1"), 0)
-        if "other" in hyp and (cat in (1, 2) or "errant" in gold):
-            example, number = hyp["other"]
-            return (f"{what} needs ERRANT's types on both sides, but the hypothesis' are not "
-                    f"ERRANT's ({example!r} in sentence {number}; ERRANT's look like "
-                    f"'R:VERB:SVA'); type its edits with ERRANT (errant_parallel), or {instead}", 0)
-        return None
+        (one sentence) and the side to blame (0 the hypothesis, 1 the gold), or ``None``
+        (see :func:`type_problem`)."""
+        return type_problem(self.mode, self.kinds, self.extracted, cat)
 
     @property
     def scores(self) -> tuple[float, float, float]:
@@ -209,16 +140,7 @@ class ErrantResult:
         Raises:
             ValueError: a level other than 1, 2 or 3.
         """
-        if level not in (1, 2, 3):
-            raise ValueError(f"the category level is 1, 2 or 3, not {level}")
-        if level == 3:
-            return dict(self.categories)
-        out: dict[str, tuple[int, int, int]] = {}
-        for cat, counts in self.categories.items():
-            key = cat if cat == "UNK" else cat[0] if level == 1 else cat[2:]
-            prev = out.get(key, (0, 0, 0))
-            out[key] = (prev[0] + counts[0], prev[1] + counts[1], prev[2] + counts[2])
-        return out
+        return categories_at(self.categories, level)
 
     def to_dict(self, cat: int | None = None) -> dict[str, Any]:
         """The JSON form: ``tp fp fn precision recall f beta mode sentences signature`` and
@@ -237,6 +159,25 @@ class ErrantResult:
         }
 
 
+def categories_at(categories: Mapping[str, Sequence[int]], level: int
+                  ) -> dict[str, tuple[int, int, int]]:
+    """Per-type ``(tp, fp, fn)`` totals grouped as ``-cat level`` groups them: ``1`` the
+    operation (``R``, ``M``, ``U``), ``2`` the main type (``NOUN``), ``3`` every type as
+    written; ``UNK`` stays ``UNK``.
+
+    Raises:
+        ValueError: a level other than 1, 2 or 3.
+    """
+    if level not in (1, 2, 3):
+        raise ValueError(f"the category level is 1, 2 or 3, not {level}")
+    out: dict[str, tuple[int, int, int]] = {}
+    for cat, counts in categories.items():
+        key = cat if level == 3 or cat == "UNK" else cat[0] if level == 1 else cat[2:]
+        prev = out.get(key, (0, 0, 0))
+        out[key] = (prev[0] + counts[0], prev[1] + counts[1], prev[2] + counts[2])
+    return out
+
+
 def f_score(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:
     """ERRANT's ``computeFScore``: P, R, F_β rounded to 4 places (P = 1.0 when FP = 0, R =
     1.0 when FN = 0, F = 0.0 when P + R = 0)."""
@@ -244,6 +185,77 @@ def f_score(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float
     r = float(tp) / (tp + fn) if fn else 1.0
     f = float((1 + (beta ** 2)) * p * r) / (((beta ** 2) * p) + r) if p + r else 0.0
     return round(p, 4), round(r, 4), round(f, 4)
+
+
+def scheme(kinds: Kinds, extracted: bool, side: int) -> str | None:
+    """The type scheme of a side (0 the hypothesis, 1 the gold): ``other`` when any type
+    is not ERRANT's, else ``operation`` when any is a bare ``R``/``M``/``U`` (and for an
+    extracted hypothesis), else ``errant``; ``None`` for a side without typed edits."""
+    if side == 0 and extracted:
+        return "operation"
+    return next((k for k in ("other", "operation", "errant") if k in kinds[side]), None)
+
+
+def type_problem(mode: str, kinds: Kinds, extracted: bool, cat: int | None = None
+                 ) -> tuple[str, int] | None:
+    """Why the types make ``--mode cse`` (when ``mode`` is ``cse`` and ``cat`` is None) or
+    ``--cat cat`` meaningless (one sentence) and the side to blame (0 the hypothesis, 1 the
+    gold), or ``None``.
+
+    ``cse`` and ``--cat 3`` need both sides typed by one scheme (:func:`scheme`);
+    ``--cat 1`` (the operation, the letter before ``:``) needs no ``other`` types,
+    ``--cat 2`` (what follows it) ERRANT's ``OP:CAT`` types on both sides.
+
+    Args:
+        mode: the ERRANT mode.
+        kinds: what :class:`ErrantResult` records as ``kinds``.
+        extracted: the hypothesis' edits were extracted from text by gecformats.
+        cat: the ``--cat`` level, or None for the check of ``cse``.
+    """
+    if cat is None and mode != "cse":
+        return None
+    schemes = (scheme(kinds, extracted, 0), scheme(kinds, extracted, 1))
+    if cat in (1, 2):
+        bad = ("other",) if cat == 1 else ("other", "operation")
+        blamed = next((i for i in (1, 0) if schemes[i] in bad), None)
+    elif None not in schemes and schemes[0] != schemes[1]:
+        blamed = 1 if schemes[1] != "errant" else 0
+    else:
+        blamed = None
+    if blamed is None:
+        return None
+    if cat == 1:
+        example = kinds[blamed]["other"][0]
+        why = (f"--cat 1 groups the types by ERRANT's operation, the letter before ':' "
+               f"({example!r} would be filed under {example[0]!r})")
+    elif cat == 2:
+        why = "--cat 2 groups the types by ERRANT's category, what follows 'OP:'"
+    else:
+        other = 1 - blamed
+        why = (("--mode cse compares" if cat is None else "--cat 3 lists")
+               + f" the types of both sides, and {_describe(kinds, extracted, other)}")
+    fix = ("use a gold typed by ERRANT (errant_m2 -gold)" if blamed else
+           "type the hypothesis' edits with ERRANT (errant_parallel -orig SOURCE -cor HYP "
+           "-out HYP.m2)")
+    instead = ("--mode cs" if cat is None else
+               "--cat 1" if cat != 1 and "other" not in schemes else "leave out --cat")
+    return f"{why}, but {_describe(kinds, extracted, blamed)}; {fix}, or {instead}", blamed
+
+
+def _describe(kinds: Kinds, extracted: bool, side: int) -> str:
+    """``the gold's types are ERRANT's ('R:NOUN' in sentence 2)`` and the like."""
+    whose = ("the hypothesis'", "the gold's")[side]
+    kind = scheme(kinds, extracted, side)
+    if side == 0 and extracted:
+        return ("the hypothesis' edits were extracted from text by gecformats and carry "
+                "only the operation (R, M, U)")
+    example, number = kinds[side][kind]  # type: ignore[index]
+    where = f"{example!r} in sentence {number}"
+    if kind == "errant":
+        return f"{whose} types are ERRANT's ({where})"
+    if kind == "operation":
+        return f"{whose} types are operations only ({where})"
+    return f"{whose} types are not ERRANT's ({where}; ERRANT's look like 'R:VERB:SVA')"
 
 
 def raw_edits(sentence: Sentence) -> list[RawEdit]:
@@ -261,6 +273,9 @@ def raw_edits(sentence: Sentence) -> list[RawEdit]:
 
 
 Keyed = dict[int, dict[tuple, list[str]]]
+"""Per annotator (in order of first appearance), its comparison keys and each key's types."""
+
+T = TypeVar("T")
 
 
 def process(edits: list[RawEdit], mode: str = "cs", *, single: bool = False,
@@ -326,11 +341,285 @@ def compare_keys(hyp: dict[tuple, list[str]], ref: dict[tuple, list[str]]
     return tp, fp, fn, cats
 
 
+Candidate = tuple[int, int, int, tuple[tuple[str, int, int, int], ...]]
+"""One hypothesis/reference annotator pair of a sentence: ``(tp, fp, fn, cats)``, ``cats``
+the per-type ``(type, tp, fp, fn)`` of the pair sorted by type (empty when the metric has
+no ``cat``: the corpus step then has no per-type totals to make)."""
+
+ErrantStats = tuple[tuple[Candidate, ...], int, tuple[int, ...], tuple[int, ...],
+                    tuple[str, ...], tuple[str, ...], bool]
+"""One system's statistics for one sentence (:meth:`ErrantMetric.sentence`):
+``(candidates, fixed, hyp_ids, ref_ids, hyp_types, gold_types, extracted)``.
+
+* ``candidates``: one :data:`Candidate` per annotator pair, in ERRANT's loop order
+  (hypothesis annotators outer, reference annotators inner): candidate ``k`` pairs
+  ``hyp_ids[k // len(ref_ids)]`` with ``ref_ids[k % len(ref_ids)]``;
+* ``fixed``: the index of the candidate ERRANT chooses whatever the running totals (one
+  with at least the TP and at most the FP and FN of every other, :func:`_fixed`), or -1
+  (then the corpus step redoes the choice; with weight w it adds the fixed one w times);
+* ``hyp_ids``, ``ref_ids``: the annotator ids in order of first appearance (a sentence
+  without edits is annotator 0's ``noop``);
+* ``hyp_types``, ``gold_types``: the first type of each :func:`type_kind` in the side's
+  edits (before the filters), at most three, for the type checks (``()`` for an extracted
+  hypothesis, whose types are the operation only);
+* ``extracted``: the hypothesis was text, its edits extracted by gecformats' aligner."""
+
+
+class ErrantGold(NamedTuple):
+    """What :meth:`ErrantMetric.prepare` keeps of a gold sentence."""
+
+    source: tuple[str, ...]
+    """The source tokens (a hypothesis M2 sentence must have the same; a text hypothesis's
+    edits are extracted against them)."""
+    references: Keyed
+    """The reference annotators' comparison keys (:func:`process`), in order of first
+    appearance."""
+    types: tuple[str, ...]
+    """The first type of each :func:`type_kind` in the gold edits."""
+
+
+class ErrantMetric(Metric):
+    """ERRANT's span-based metric (``errant_compare``) as a :class:`~gecformats.metrics.base.Metric`.
+
+    Per sentence, one candidate per hypothesis/reference annotator pair; the corpus step
+    redoes ERRANT's choice against the running totals (:func:`_choose`).
+
+    Args:
+        beta: β of F_β (finite, > 0).
+        mode: one of :data:`MODES`.
+        single, multi: ERRANT's ``-single`` and ``-multi`` (not both).
+        filter: the edit types to leave out (ERRANT's ``-filt``).
+        cat: ``1``, ``2`` or ``3`` for per-category totals in :attr:`Totals.extra`
+            (``-cat``), or ``None``.
+
+    Raises:
+        ValueError: an unknown mode, ``single`` with ``multi``, a β that is not finite and
+            positive, a ``cat`` other than 1, 2, 3 or ``None``.
+    """
+
+    name = "errant"
+    label = "ERRANT"
+    columns = ("precision", "recall", "f")
+    main = "f"
+    options = frozenset({"beta", "mode", "single", "multi", "filter", "cat"})
+    needs_edits = True
+
+    def __init__(self, beta: float = 0.5, mode: str = "cs", single: bool = False,
+                 multi: bool = False, filter: Collection[str] = (), cat: int | None = None
+                 ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown ERRANT mode {mode!r} (known: {', '.join(MODES)})")
+        if single and multi:
+            raise ValueError("ERRANT's single and multi exclude each other (single keeps the "
+                             "edits of at most one token on each side, multi the others)")
+        if isinstance(beta, bool) or not isinstance(beta, (int, float)) \
+                or not math.isfinite(beta) or beta <= 0:
+            raise ValueError(f"beta must be a finite number > 0, not {beta!r}")
+        if cat not in (None, 1, 2, 3):
+            raise ValueError(f"the category level is 1, 2 or 3, not {cat!r}")
+        self.beta = beta
+        self.mode = mode
+        self.single = bool(single)
+        self.multi = bool(multi)
+        self.filter = frozenset([filter] if isinstance(filter, str) else filter)
+        self.cat = cat
+
+    def __repr__(self) -> str:
+        return (f"ErrantMetric(beta={self.beta!r}, mode={self.mode!r}, single={self.single}, "
+                f"multi={self.multi}, filter={sorted(self.filter)!r}, cat={self.cat!r})")
+
+    def _process(self, edits: list[RawEdit]) -> Keyed:
+        return process(edits, self.mode, single=self.single, multi=self.multi,
+                       filter=self.filter)
+
+    def prepare(self, gold: Sentence) -> ErrantGold:
+        """The gold sentence's source, its reference annotators' keys after the filters and
+        the first type of each kind (see :class:`ErrantGold`)."""
+        edits = raw_edits(gold)
+        return ErrantGold(tuple(gold.source), self._process(edits), _first_types(edits))
+
+    def sentence(self, prepared: ErrantGold, hypothesis: Hypothesis) -> ErrantStats:
+        """The statistics of one hypothesis (see :data:`ErrantStats`): the edits of
+        ``hypothesis.sentence`` when the hypothesis file is M2, else the edits that
+        :func:`gecformats.convert.extract.align_edits` extracts from the gold source and
+        ``hypothesis.tokens`` (annotator 0, typed by operation only).
+
+        Raises:
+            GecFormatError: an M2 hypothesis whose source differs from the gold's (no file
+                and no sentence number: the caller adds them, as :func:`compare` does).
+        """
+        if hypothesis.sentence is not None:
+            _same_source(hypothesis.sentence.source, prepared.source)
+            return self._stats(prepared, raw_edits(hypothesis.sentence), False)
+        from gecformats.convert.extract import align_edits
+
+        edits = align_edits(prepared.source, hypothesis.tokens)
+        return self._stats(prepared, _model_edits(Sentence(prepared.source, {0: edits})), True)
+
+    def _stats(self, prepared: ErrantGold, edits: list[RawEdit], extracted: bool
+               ) -> ErrantStats:
+        """The statistics of one sentence from the hypothesis' raw edits."""
+        hyp = self._process(edits)
+        refs = prepared.references
+        candidates = []
+        for h in hyp.values():
+            for r in refs.values():
+                tp, fp, fn, cats = compare_keys(h, r)
+                per_type = tuple(sorted((c, *v) for c, v in cats.items())) if self.cat else ()
+                candidates.append((tp, fp, fn, per_type))
+        return (tuple(candidates), _fixed(candidates), tuple(hyp), tuple(refs),
+                () if extracted else _first_types(edits), prepared.types, extracted)
+
+    def corpus(self, stats: Sequence[ErrantStats], weights: Sequence[int] | None = None, *,
+               choices: bool = False) -> Totals:
+        """ERRANT's corpus score: for each sentence in order, counted ``weights[i]`` times
+        (the choice made anew each time, as in a corpus with the sentence repeated in
+        place), the candidate that, added to the totals so far, gives the best F
+        (:func:`_choose`); P, R, F by :func:`f_score`.
+
+        :attr:`Totals.counts` is ``{"tp", "fp", "fn"}``; :attr:`Totals.extra` holds
+        ``categories`` (with ``cat``: ``{type: (tp, fp, fn)}`` at that level, the rows of
+        ``errant_compare -cat``) and, on the corpus itself (``weights`` None),
+        ``extracted`` (any sentence's edits were extracted from text), ``hyp`` (the
+        signature's ``hyp:`` value, ``m2`` or ``extracted-lcs``), ``signature`` (today's
+        full signature of this system), ``kinds`` (as :attr:`ErrantResult.kinds`) and
+        ``type_problem`` (``(message, side)`` with side 0 the hypothesis and 1 the gold,
+        when ``--mode cse`` or ``--cat`` means nothing for these types, else ``None``).
+
+        Raises:
+            ValueError: ``choices`` with ``weights``; a negative weight.
+        """
+        if choices and weights is not None:
+            raise ValueError("choices are given for the corpus itself, without weights")
+        beta = self.beta
+        track = self.cat is not None
+        tp = fp = fn = 0
+        cats: dict[str, list[int]] = {}
+        chosen: list[int] = []
+        for i, (candidates, fixed, *_) in enumerate(stats):
+            w = 1 if weights is None else weights[i]
+            if w <= 0:
+                if w < 0:
+                    raise ValueError(f"weight {w} of sentence {i + 1} is negative")
+                continue
+            single = fixed >= 0  # the same choice every time: counted w times at once
+            times = w if single else 1
+            for _ in range(1 if single else w):
+                best = fixed if single else _choose(candidates, tp, fp, fn, beta)
+                c = candidates[best]
+                tp += c[0] * times
+                fp += c[1] * times
+                fn += c[2] * times
+                if track:
+                    for name, ctp, cfp, cfn in c[3]:
+                        total = cats.setdefault(name, [0, 0, 0])
+                        total[0] += ctp * times
+                        total[1] += cfp * times
+                        total[2] += cfn * times
+            if choices:
+                chosen.append(best)
+        extra: dict[str, Any] = {}
+        if track:
+            extra["categories"] = categories_at(cats, self.cat)  # type: ignore[arg-type]
+        if weights is None:
+            extracted = any(s[6] for s in stats)
+            kinds = _kinds(stats)
+            hyp = EXTRACTION if extracted else "m2"
+            problem = type_problem(self.mode, kinds, extracted)
+            if problem is None and self.cat:
+                problem = type_problem(self.mode, kinds, extracted, self.cat)
+            extra.update(extracted=extracted, hyp=hyp, signature=self.signature(hyp),
+                         kinds=kinds, type_problem=problem)
+        return Totals(f_score(tp, fp, fn, beta), {"tp": tp, "fp": fp, "fn": fn},
+                      tuple(chosen), extra)
+
+    def signature(self, hyp: str | None = None) -> str:
+        """``metric:errant|mode:cs|beta:0.5`` with ``|single``, ``|multi``,
+        ``|filter:A,B`` when given, then ``|hyp:HYP`` when ``hyp`` is given (``m2`` or
+        ``extracted-lcs``: the full signature of one system, as :func:`compare` gives it;
+        see :attr:`Totals.extra`'s ``signature``), then ``|gecformats:VERSION``."""
+        filters = "".join(["|single" * self.single, "|multi" * self.multi]
+                          + ([f"|filter:{','.join(sorted(self.filter))}"] if self.filter else []))
+        system = f"|hyp:{hyp}" if hyp is not None else ""
+        return (f"metric:errant|mode:{self.mode}|beta:{self.beta:g}{filters}{system}"
+                f"|gecformats:{__version__}")
+
+    def sentence_fields(self, stats: ErrantStats, choice: int) -> dict[str, Any]:
+        """``tp``, ``fp``, ``fn`` of the chosen pair and its ``hyp_annotator`` and
+        ``ref_annotator`` ids."""
+        candidates, hyp_ids, ref_ids = stats[0], stats[2], stats[3]
+        tp, fp, fn, _ = candidates[choice]
+        return {"tp": tp, "fp": fp, "fn": fn, "hyp_annotator": hyp_ids[choice // len(ref_ids)],
+                "ref_annotator": ref_ids[choice % len(ref_ids)]}
+
+
+def _same_source(hypothesis: Sequence[str], gold: tuple[str, ...]) -> None:
+    """Refuse a hypothesis sentence whose source tokens are not the gold's.
+
+    Raises:
+        GecFormatError: they differ (no file, no sentence number: the caller adds them).
+    """
+    if tuple(hypothesis) != gold:
+        raise GecFormatError("the hypothesis source differs from the gold's: "
+                             + source_difference(hypothesis, gold))
+
+
+def _first_types(edits: Iterable[RawEdit]) -> tuple[str, ...]:
+    """The first type of each :func:`type_kind` among ``edits``, in order."""
+    seen: dict[str, str] = {}
+    for edit in edits:
+        kind = type_kind(edit[2])
+        if kind is not None and kind not in seen:
+            seen[kind] = edit[2]
+    return tuple(seen.values())
+
+
+def _kinds(stats: Iterable[ErrantStats]) -> Kinds:
+    """Per side, the first type of each kind over the corpus and its sentence number."""
+    kinds: Kinds = ({}, {})
+    for number, s in enumerate(stats, 1):
+        for side, types in ((kinds[0], s[4]), (kinds[1], s[5])):
+            for etype in types:
+                kind = type_kind(etype)
+                if kind is not None and kind not in side:
+                    side[kind] = (etype, number)
+    return kinds
+
+
+def _fixed(candidates: Sequence[Candidate]) -> int:
+    """The index of the candidate :func:`_choose` picks whatever the totals, or -1.
+
+    A candidate with at least the TP and at most the FP and FN of every other gives the
+    totals a P and an R at least as high (rounding keeps the order), so an F at least as
+    high, and wins the ties on TP, FP, FN: the first such candidate is always chosen."""
+    for k, (tp, fp, fn, _) in enumerate(candidates):
+        if all(tp >= b[0] and fp <= b[1] and fn <= b[2] for b in candidates):
+            return k
+    return -1
+
+
+def _choose(candidates: Sequence[Candidate], tp: int, fp: int, fn: int, beta: float) -> int:
+    """ERRANT's ``evaluate_edits``: the index of the candidate kept for one sentence given
+    the totals so far: the highest F (rounded to 4 places) of the totals with it, then the
+    most TP, the fewest FP, the fewest FN; the first on a full tie."""
+    best = 0
+    best_tp = best_fp = best_fn = 0
+    best_f = -1.0
+    for k, (ctp, cfp, cfn, _) in enumerate(candidates):
+        f = f_score(ctp + tp, cfp + fp, cfn + fn, beta)[2]
+        if f > best_f or (f == best_f and (
+                ctp > best_tp or (ctp == best_tp and (
+                    cfp < best_fp or (cfp == best_fp and cfn < best_fn))))):
+            best, best_tp, best_fp, best_fn, best_f = k, ctp, cfp, cfn, f
+    return best
+
+
 def compare(hypothesis: Iterable[Sentence], gold: Iterable[Sentence], *, mode: str = "cs",
             beta: float = 0.5, single: bool = False, multi: bool = False,
             filter: Collection[str] = (), names: tuple[str, str] = ("hypothesis", "gold"),
             extracted: bool = False) -> ErrantResult:
-    """Score hypothesis sentences against gold sentences exactly as ``errant_compare`` does.
+    """Score hypothesis sentences against gold sentences exactly as ``errant_compare`` does
+    (through :class:`ErrantMetric`).
 
     Args:
         hypothesis, gold: the two M2 files' sentences (streamed in step).
@@ -350,44 +639,48 @@ def compare(hypothesis: Iterable[Sentence], gold: Iterable[Sentence], *, mode: s
         GecFormatError: the files have different numbers of sentences, or a sentence's
             source differs between them (ERRANT would compare unrelated edits); ``cse`` on
             two sides whose types are not of one scheme (:meth:`ErrantResult.type_problem`).
-        ValueError: an unknown mode.
+        ValueError: an unknown mode, ``single`` with ``multi``, a β not finite and > 0.
     """
-    if mode not in MODES:
-        raise ValueError(f"unknown ERRANT mode {mode!r} (known: {', '.join(MODES)})")
-    totals = [0, 0, 0]
-    categories: dict[str, tuple[int, int, int]] = {}
-    count = 0
-    options = dict(single=single, multi=multi, filter=frozenset(filter))
-    kinds: tuple[dict[str, tuple[str, int]], dict[str, tuple[str, int]]] = ({}, {})
+    metric = ErrantMetric(beta=beta, mode=mode, single=single, multi=multi, filter=filter,
+                          cat=3)
+    stats = []
     for count, (h, g) in enumerate(_pairs(hypothesis, gold, names), 1):
-        if h.source != g.source:
-            raise GecFormatError(f"sentence {count}: the hypothesis source differs from the "
-                                 f"gold's: {source_difference(h.source, g.source)}", names[0])
-        h_edits = _model_edits(h) if extracted else raw_edits(h)
-        g_edits = raw_edits(g)
-        for side, edits in ((kinds[0], () if extracted else h_edits), (kinds[1], g_edits)):
-            for edit in edits:
-                kind = type_kind(edit[2])
-                if kind is not None and kind not in side:
-                    side[kind] = (edit[2], count)
-        hyp = process(h_edits, mode, **options)  # type: ignore[arg-type]
-        ref = process(g_edits, mode, **options)  # type: ignore[arg-type]
-        best = _best_pair(hyp, ref, totals, beta)
-        for k in range(3):
-            totals[k] += best[k]
-        for cat, c in best[3].items():
-            prev = categories.get(cat, (0, 0, 0))
-            categories[cat] = (prev[0] + c[0], prev[1] + c[1], prev[2] + c[2])
-    filters = "".join(["|single" * single, "|multi" * multi]
-                      + ([f"|filter:{','.join(sorted(filter))}"] if filter else []))
-    signature = (f"metric:errant|mode:{mode}|beta:{beta:g}{filters}"
-                 f"|hyp:{EXTRACTION if extracted else 'm2'}|gecformats:{__version__}")
-    result = ErrantResult(totals[0], totals[1], totals[2], beta, mode, count, categories,
-                          signature, extracted, kinds)
+        prepared = metric.prepare(g)
+        with _located(count, names[0]):
+            if extracted:
+                _same_source(h.source, prepared.source)
+                stats.append(metric._stats(prepared, _model_edits(h), True))
+            else:
+                stats.append(metric.sentence(prepared, Hypothesis((), "", h)))
+    return _result(metric, stats, names, extracted)
+
+
+def _result(metric: ErrantMetric, stats: list[ErrantStats], names: tuple[str, str],
+            extracted: bool) -> ErrantResult:
+    """The :class:`ErrantResult` of ``stats`` (``metric`` has ``cat`` 3); refuses ``cse`` on
+    types of two schemes."""
+    totals = metric.corpus(stats)
+    extracted = extracted or totals.extra["extracted"]
+    result = ErrantResult(totals.counts["tp"], totals.counts["fp"], totals.counts["fn"],
+                          metric.beta, metric.mode, len(stats), totals.extra["categories"],
+                          metric.signature(EXTRACTION if extracted else "m2"), extracted,
+                          totals.extra["kinds"])
     problem = result.type_problem()
     if problem is not None:
         raise GecFormatError(problem[0], names[problem[1]])
     return result
+
+
+@contextmanager
+def _located(count: int, name: str) -> Iterator[None]:
+    """Give a :meth:`ErrantMetric.sentence` error without a file its sentence and file."""
+    try:
+        yield
+    except GecFormatError as error:
+        if error.file is not None:
+            raise
+        raise GecFormatError(f"sentence {count}: {error.message}", name, None,
+                             error.kind) from None
 
 
 def _model_edits(sentence: Sentence) -> list[RawEdit]:
@@ -404,8 +697,8 @@ def _model_edits(sentence: Sentence) -> list[RawEdit]:
     return out
 
 
-def _pairs(hypothesis: Iterable[Sentence], gold: Iterable[Sentence], names: tuple[str, str]
-           ) -> Iterator[tuple[Sentence, Sentence]]:
+def _pairs(hypothesis: Iterable[T], gold: Iterable[Sentence], names: tuple[str, str]
+           ) -> Iterator[tuple[T, Sentence]]:
     hyp, ref = iter(hypothesis), iter(gold)
     count = 0
     while True:
@@ -418,24 +711,6 @@ def _pairs(hypothesis: Iterable[Sentence], gold: Iterable[Sentence], names: tupl
             return
         count += 1
         yield h, g
-
-
-def _best_pair(hyp: Keyed, ref: Keyed, totals: list[int], beta: float
-               ) -> tuple[int, int, int, dict[str, list[int]]]:
-    """ERRANT's ``evaluate_edits``: the hypothesis/reference annotator pair kept for one
-    sentence (its tie rules, on F rounded to 4 places)."""
-    best_tp = best_fp = best_fn = 0
-    best_f = -1.0
-    best_cat: dict[str, list[int]] = {}
-    for h in hyp.values():
-        for r in ref.values():
-            tp, fp, fn, cats = compare_keys(h, r)
-            f = f_score(tp + totals[0], fp + totals[1], fn + totals[2], beta)[2]
-            if (f > best_f or (f == best_f and tp > best_tp)
-                    or (f == best_f and tp == best_tp and fp < best_fp)
-                    or (f == best_f and tp == best_tp and fp == best_fp and fn < best_fn)):
-                best_tp, best_fp, best_fn, best_f, best_cat = tp, fp, fn, f, cats
-    return best_tp, best_fp, best_fn, best_cat
 
 
 def format_errant(result: ErrantResult, cat: int | None = None) -> str:
@@ -501,30 +776,20 @@ def errant_files(hypothesis: str, gold: str, **options: Any) -> ErrantResult:
         GecFormatError: malformed or misaligned input (see :func:`compare`).
         OSError: a file cannot be read.
     """
+    from maxmatch import split_hypothesis
+
     from gecformats import formats
     from gecformats.formats import m2
+    from gecformats.metrics.score import read_hypothesis
 
     names = (hypothesis, gold)
     if formats._sniff(hypothesis) == "m2":
         return compare(m2.read(hypothesis), m2.read(gold), names=names, **options)
-    return compare(_extracted(hypothesis, m2.read(gold)), m2.read(gold), names=names,
-                   extracted=True, **options)
-
-
-def _extracted(hypothesis: str, gold: Iterable[Sentence]) -> Iterator[Sentence]:
-    """Each hypothesis line as a sentence of the gold's source with the edits that turn it
-    into the line (annotator 0)."""
-    from maxmatch import split_hypothesis
-
-    from gecformats.convert.extract import align_edits
-    from gecformats.metrics.score import read_hypothesis
-
-    lines = read_hypothesis(hypothesis)
-    for sentence in gold:
-        line = next(lines, None)
-        if line is None:
-            return  # compare reports the shorter input
-        edits = align_edits(sentence.source, split_hypothesis(line[1]))
-        yield Sentence(sentence.source, {0: edits})
-    for _ in lines:  # one more line than the gold has sentences
-        yield Sentence(("",), {})
+    metric = ErrantMetric(cat=3, **options)
+    stats = []
+    for count, ((_, line), g) in enumerate(_pairs(read_hypothesis(hypothesis), m2.read(gold),
+                                                  names), 1):
+        with _located(count, hypothesis):
+            stats.append(metric.sentence(metric.prepare(g),
+                                         Hypothesis(tuple(split_hypothesis(line)), line)))
+    return _result(metric, stats, names, True)
