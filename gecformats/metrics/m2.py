@@ -57,6 +57,7 @@ class M2Stats(NamedTuple):
     counts: tuple[Counts, ...]
     annotators: tuple[int, ...]
     nonstandard: bool
+    past_end: int = 0
     types: tuple[tuple[tuple[str, ...], tuple[str, ...], int, tuple[tuple[str, bool], ...]],
                  ...] | None = None
 
@@ -146,7 +147,7 @@ class M2Metric(Metric):
             types = tuple(_type_counts(a, prepared.types.get(a.annotator, ()), system)
                           for a in annotators)
         return M2Stats(counts, tuple(a.annotator for a in annotators), result.nonstandard_ids,
-                       types)
+                       prepared.past_end, types)
 
     def corpus(self, stats: Sequence[M2Stats], weights: Sequence[int] | None = None, *,
                choices: bool = False) -> Totals:
@@ -173,6 +174,11 @@ class M2Metric(Metric):
         extra: dict[str, Any] = {}
         if choices and weights is None:
             extra["nonstandard"] = tuple(i + 1 for i, s in enumerate(stats) if s.nonstandard)
+            extra["past_end"] = _first([s.past_end for s in stats])
+            extra["impossible"] = _first([
+                k >= 0 and s.counts[k][0] > min(s.counts[k][1], s.counts[k][2])
+                for s, k in zip(stats, chosen)])
+            extra["annotators"] = len({a for s in stats for a in (s.annotators or (0,))})
             if self.per_type:
                 extra["per_type"] = _per_type(stats, chosen)
         return Totals(values, {"correct": c_tot, "proposed": p_tot, "gold": g_tot},
@@ -204,6 +210,12 @@ class M2Metric(Metric):
         c, p, g = stats.counts[choice] if choice >= 0 else (0, 0, 0)
         return {"annotator": stats.annotators[choice] if choice >= 0 else -1,
                 "correct": c, "proposed": p, "gold": g}
+
+
+def _first(flags: Sequence[int]) -> tuple[int, int]:
+    """``(total, first sentence with one)`` of per-sentence counts (0 when none)."""
+    total = sum(flags)
+    return total, next((i + 1 for i, f in enumerate(flags) if f), 0)
 
 
 def _scores(beta: float) -> Any:
