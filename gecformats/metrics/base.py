@@ -90,6 +90,16 @@ class Metric(ABC):
     """Whether :meth:`sentence` reads :attr:`Hypothesis.sentence` (the system's own edits)
     when the hypothesis file is M2."""
 
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Metric:
+        """The metric built from command-line options (names without ``--``, only those it
+        takes and the user gave): each becomes the keyword of its name with ``_`` for ``-``.
+
+        Raises:
+            ValueError: a value the metric refuses.
+        """
+        return cls(**{k.replace("-", "_"): v for k, v in options.items()})
+
     @abstractmethod
     def prepare(self, gold: Sentence) -> Any:
         """What the metric needs of one gold sentence, made once for every system

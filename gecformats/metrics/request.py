@@ -1,0 +1,312 @@
+"""What ``gecformats score`` asks for, carried out: metrics built from their options, the
+pipeline run, intervals and tests, and the outputs — the command line only parses and prints.
+
+Each metric declares the options it takes (:attr:`Metric.options`); :func:`build_metrics`
+refuses an option that no chosen metric takes, naming the metrics that would, so no
+command refuses combinations by hand.  One metric alone keeps its own established outputs
+(M2: the NUS scorer's numbers in gecformats' text, JSON, ``m2scorer``, TSV and LaTeX
+layouts; ERRANT: ``errant_compare``'s); several metrics make one table
+(:class:`~gecformats.metrics.render.Table`).
+
+>>> sorted(METRICS)
+['errant', 'gleu', 'imeasure', 'm2']
+>>> build_metrics(["m2"], {"beta": 1.0}, {"beta"})[0].beta
+1.0
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import IO, Any
+
+from gecformats.errors import GecFormatError, UsageError
+from gecformats.metrics.base import Metric
+
+METRICS: dict[str, str] = {
+    "m2": "gecformats.metrics.m2:M2Metric",
+    "errant": "gecformats.metrics.errant:ErrantMetric",
+    "gleu": "gecformats.metrics.gleu:GleuMetric",
+    "imeasure": "gecformats.metrics.imeasure:IMeasureMetric",
+}
+"""``--metric`` name → its :class:`Metric` class (imported when used)."""
+
+PIPELINE_OPTIONS = frozenset({
+    "gold", "gold-format", "metric", "format", "per-sentence", "tokenize", "segment", "segmenter",
+    "segment-map", "strict", "ci", "paired-bs", "paired-ar", "resamples", "trials", "seed",
+    "correction", "jobs", "engine", "scheduler", "workers", "quiet", "verbose"})
+"""Options every metric takes (the pipeline's, the statistics', the output's)."""
+
+
+def metric_class(name: str) -> type[Metric]:
+    """The class of metric ``name``.
+
+    Raises:
+        UsageError: an unknown name.
+    """
+    if name not in METRICS:
+        raise UsageError(f"unknown metric {name!r} (known: {', '.join(METRICS)})")
+    module, cls = METRICS[name].split(":")
+    return getattr(importlib.import_module(module), cls)  # type: ignore[no-any-return]
+
+
+def takers(option: str) -> list[str]:
+    """The metrics that take ``option``."""
+    return [name for name in METRICS if option in metric_class(name).options]
+
+
+def build_metrics(names: Sequence[str], options: dict[str, Any], given: Iterable[str]
+                  ) -> list[Metric]:
+    """The metrics ``names`` (``m2`` when empty), each built from the options it takes.
+
+    Args:
+        names: ``--metric`` values, in the order the table shows them.
+        options: option name (as on the command line, without ``--``) → value.
+        given: the options the user gave (the others keep each metric's own default).
+
+    Raises:
+        UsageError: an unknown or repeated metric, an option no chosen metric takes (naming
+            those that would), an option value a metric refuses.
+    """
+    names = list(names) or ["m2"]
+    repeated = {n for n in names if names.count(n) > 1}
+    if repeated:
+        raise UsageError(f"--metric {sorted(repeated)[0]} is given twice")
+    classes = [metric_class(n) for n in names]
+    for option in sorted(set(given) - PIPELINE_OPTIONS):
+        if not any(option in cls.options for cls in classes):
+            wanted = " or ".join(f"--metric {n}" for n in takers(option)) or "no metric"
+            raise UsageError(f"--{option} goes with {wanted}")
+    metrics = []
+    for name, cls in zip(names, classes):
+        mine = {k: v for k, v in options.items() if k in cls.options and k in set(given)}
+        try:
+            metrics.append(cls.from_options(mine))
+        except ValueError as exc:
+            raise UsageError(f"--metric {name}: {exc}") from None
+    return metrics
+
+
+@dataclass
+class ScoreRequest:
+    """One ``score`` call: inputs, metrics, pipeline options, statistics and output."""
+
+    hypotheses: list[str]
+    gold: str
+    metrics: list[Metric]
+    output_format: str = "text"
+    gold_format: str | None = None
+    tokenize: str | None = None
+    segment: str | None = None
+    segmenter: str = "zh"
+    segment_map: dict[str, str] | None = None
+    resampling: Any = None
+    strict: bool = False
+    jobs: int = 1
+    engine: Any = None
+    names: list[str] = field(default_factory=list)
+
+    def check(self) -> None:
+        """Refuse what the outputs cannot show.
+
+        Raises:
+            UsageError: ``m2scorer``/``errant`` formats with several systems, another
+                metric or resampling; a paired test with one system.
+        """
+        names = [m.name for m in self.metrics]
+        settings = self.resampling
+        single = {"m2scorer": "m2", "errant": "errant"}.get(self.output_format)
+        if single is not None:
+            if names != [single] or len(self.hypotheses) != 1:
+                raise UsageError(f"--format {self.output_format} shows one system scored with "
+                                 f"--metric {single} alone")
+            if settings is not None and settings.active:
+                raise UsageError(f"--format {self.output_format} has no room for intervals or "
+                                 "p values")
+        if settings is not None and settings.test and len(self.hypotheses) < 2:
+            raise UsageError(f"--{settings.test} compares systems with the first one (the "
+                             "baseline): give two or more")
+
+
+@dataclass
+class ScoreOutcome:
+    """What the command prints: ``text`` on standard output, ``warnings`` on standard
+    error (each once), and the per-sentence rows writer."""
+
+    text: str
+    warnings: list[str]
+    evaluation: Any
+    significance: list[list[Any]] | None = None
+
+    def write_per_sentence(self, out: IO[str]) -> None:
+        """The per-sentence table: ``sentence system metric`` and each metric's fields of
+        the chosen candidate (one M2 system alone: the established ``sentence annotator
+        correct proposed gold`` table)."""
+        run = self.evaluation
+        if [m.name for m in run.metrics] == ["m2"] and len(run.paths) == 1:
+            out.write("sentence\tannotator\tcorrect\tproposed\tgold\n")
+        else:
+            out.write("sentence\tsystem\tmetric\tfields\n")
+        for m, metric in enumerate(run.metrics):
+            for s, name in enumerate(run.names):
+                choices = run.totals[m][s].choices
+                for i, st in enumerate(run.stats[m][s]):
+                    fields = metric.sentence_fields(st, choices[i] if i < len(choices) else 0)
+                    values = "\t".join(str(v) for v in fields.values())
+                    if [mm.name for mm in run.metrics] == ["m2"] and len(run.paths) == 1:
+                        out.write(f"{i + 1}\t{values}\n")
+                    else:
+                        cells = " ".join(f"{k}={v}" for k, v in fields.items())
+                        out.write(f"{i + 1}\t{name}\t{metric.name}\t{cells}\n")
+
+
+def run_score(request: ScoreRequest, progress: Callable[[int], None] | None = None
+              ) -> ScoreOutcome:
+    """Carry out ``request``: evaluate, resample, render.
+
+    Raises:
+        GecFormatError: bad input (located), or with ``strict`` an input warning.
+        UsageError: see :meth:`ScoreRequest.check`.
+    """
+    from gecformats.metrics import statistics
+    from gecformats.metrics.pipeline import evaluate
+
+    request.check()
+    run = evaluate(request.hypotheses, request.gold, request.metrics,
+                   gold_format=request.gold_format, tokenize=request.tokenize,
+                   segment=request.segment, segmenter=request.segmenter,
+                   segment_map=request.segment_map, jobs=request.jobs, engine=request.engine,
+                   progress=progress)
+    warnings = list(run.warnings)
+    for m, metric in enumerate(run.metrics):
+        warnings += _metric_warnings(request, metric, run.totals[m], run.paths)
+    if request.strict and run.warnings:
+        raise GecFormatError(run.warnings[0])
+    settings = request.resampling
+    significance = None
+    if settings is not None and settings.active:
+        significance = [statistics.resample(metric, run.stats[m],
+                                            [t.values for t in run.totals[m]], settings, progress)
+                        for m, metric in enumerate(run.metrics)]
+    text = _render(request, run, significance)
+    return ScoreOutcome(text, list(dict.fromkeys(warnings)), run, significance)
+
+
+def _metric_warnings(request: ScoreRequest, metric: Metric, totals: Sequence[Any],
+                     paths: Sequence[str]) -> list[str]:
+    """The warnings (or errors) a metric's corpus results carry."""
+    out: list[str] = []
+    if metric.name == "m2":
+        from gecformats.metrics.score import impossible_warning, past_end_warning
+
+        for t, path in zip(totals, paths):
+            count, first = t.extra.get("past_end", (0, 0))
+            if count:
+                out.append(past_end_warning(request.gold, count, first))
+            count, first = t.extra.get("impossible", (0, 0))
+            if count:
+                values = _PRF(*t.values)
+                warning = impossible_warning(request.gold, count, first, values, path)
+                if request.strict:
+                    raise GecFormatError(warning)
+                out.append(warning)
+    elif metric.name == "errant":
+        from gecformats.metrics.errant import extraction_warning
+
+        for t, path in zip(totals, paths):
+            problem = t.extra.get("type_problem")
+            if problem is not None:
+                raise GecFormatError(problem[0], (path, request.gold)[problem[1]])
+            if t.extra.get("extracted"):
+                out.append(extraction_warning(path))
+    return out
+
+
+@dataclass
+class _PRF:
+    precision: float
+    recall: float
+    f: float
+
+
+def _render(request: ScoreRequest, run: Any, significance: list[list[Any]] | None) -> str:
+    """The established single-metric outputs, or the table of several metrics."""
+    from gecformats.metrics.render import Table
+
+    names = [m.name for m in run.metrics]
+    fmt = request.output_format
+    if names == ["m2"] and fmt != "csv":
+        return _render_m2(request, run, significance)
+    if names == ["errant"] and len(run.paths) == 1 and fmt in ("text", "json", "errant") \
+            and significance is None:
+        return _render_errant(run, fmt)
+    return Table(run, significance, request.resampling).render(fmt)
+
+
+def m2_results(run: Any, significance: list[list[Any]] | None = None, resampling: Any = None,
+               m: int = 0) -> list[Any]:
+    """The M2 metric's results as :class:`~gecformats.metrics.score.ScoreResult` s (its
+    established renderings)."""
+    from maxmatch import SentenceChoice
+
+    from gecformats.metrics.score import ScoreResult, Signature
+
+    metric = run.metrics[m]
+    out = []
+    for s, totals in enumerate(run.totals[m]):
+        stats = run.stats[m][s]
+        mode = None if metric.mode == "correction" and not metric.bonus else \
+            metric.mode + "+bonus" * metric.bonus
+        resampled = resampling.signature(len(run.paths)) if resampling is not None \
+            and resampling.active else None
+        signature = Signature(metric.beta, metric.max_unchanged_words,
+                              metric.ignore_whitespace_casing, totals.extra.get("annotators", 1),
+                              segment=run.preprocess, mode=mode, resampling=resampled)
+        choices = tuple(SentenceChoice(st.annotators[k] if k >= 0 else -1,
+                                       *(st.counts[k] if k >= 0 else (0, 0, 0)))
+                        for st, k in zip(stats, totals.choices))
+        sig = significance[m][s] if significance is not None else None
+        out.append(ScoreResult(
+            *totals.values, metric.beta, totals.counts["correct"], totals.counts["proposed"],
+            totals.counts["gold"], len(stats), signature, choices,
+            totals.extra.get("nonstandard", ()), per_type=totals.extra.get("per_type"),
+            ci=sig.ci if sig is not None else None,
+            p_value=sig.p_value if sig is not None else None,
+            impossible=totals.extra.get("impossible", (0, 0))[0]))
+    return out
+
+
+def _render_m2(request: ScoreRequest, run: Any, significance: list[list[Any]] | None) -> str:
+    from gecformats.metrics.score import format_result, format_systems
+
+    results = m2_results(run, significance, request.resampling)
+    fmt = request.output_format
+    if len(results) == 1 and fmt in ("text", "json", "m2scorer"):
+        return format_result(results[0], fmt)
+    return format_systems(run.names, results, fmt)
+
+
+def _render_errant(run: Any, fmt: str) -> str:
+    import json
+
+    from gecformats.metrics import errant
+
+    metric = run.metrics[0]
+    totals = run.totals[0][0]
+    if metric.cat is not None:  # the raw types, which the renderings group at metric.cat
+        every = errant.ErrantMetric(metric.beta, metric.mode, metric.single, metric.multi,
+                                    metric.filter, cat=3)
+        totals = replace(totals, extra={**totals.extra,
+                                        "categories": every.corpus(run.stats[0][0]).extra["categories"]})
+    result = errant.ErrantResult(totals.counts["tp"], totals.counts["fp"], totals.counts["fn"],
+                                 metric.beta, metric.mode, run.sentences,
+                                 totals.extra.get("categories", {}),
+                                 totals.extra.get("signature", metric.signature()),
+                                 totals.extra.get("extracted", False),
+                                 totals.extra.get("kinds", ({}, {})))
+    if fmt == "errant":
+        return errant.format_errant(result, metric.cat).rstrip("\n")
+    if fmt == "json":
+        return json.dumps(result.to_dict(metric.cat), ensure_ascii=False, indent=2)
+    return errant.format_text(result, metric.cat)
