@@ -11,7 +11,6 @@ import tempfile
 from collections.abc import Iterable, Iterator
 import contextlib
 from contextlib import ExitStack, contextmanager
-from enum import Enum
 from typing import Any, Optional, TypeVar
 
 import maxmatch
@@ -19,9 +18,8 @@ import typer
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from gecformats import __version__, formats
-from gecformats.convert.extract import ABSENT as EXTRACT_ABSENT
 from gecformats.errors import GecFormatError, UsageError
-from gecformats.metrics.gleu import ABSENT as GLEU_ABSENT, DEFAULT_VERSION, ORDER, VERSIONS as GLEU_VERSIONS
+from gecformats.metrics.gleu import DEFAULT_VERSION, ORDER
 from gecformats.metrics.gleu import format_text as format_gleu, gleu_files
 from gecformats.io import atomic_output
 from gecformats.metrics.score import (ScoredSentence, Scoring, count_lines, describe_sentence,
@@ -29,6 +27,10 @@ from gecformats.metrics.score import (ScoredSentence, Scoring, count_lines, desc
                                       system_names, write_per_sentence)
 from gecformats.metrics.stats import format_stats, stats as count_stats, text_stats
 from gecformats.metrics import significance
+from gecformats.cli.options import (FORMAT_HELP, Absent, ConvertAbsent, Deletion, EditTypes, EngineName,
+                                    GleuVersion, Grouping, HypTokenizer, IevalFormat, IevalOptimise,
+                                    Mapping, Metric, RefsFormat, ScoreFormat, SegmenterName,
+                                    SegmentMode, SplitterName, Targets, TextOrJson, TokenizerName)
 
 def _no_flag_type(display: Any) -> Any:
     """``display_type_rich`` that shows nothing for a switch: typer's rich help would print
@@ -118,61 +120,6 @@ app = typer.Typer(
 )
 
 
-class Deletion(str, Enum):
-    keep = "keep"
-    empty = "empty"
-    none = "none"
-
-
-class Targets(str, Enum):
-    keep = "keep"
-    first = "first"
-    split = "split"
-
-
-class Grouping(str, Enum):
-    components = "components"
-    imeasure = "imeasure"
-
-
-class EngineName(str, Enum):
-    local = "local"
-    dask = "dask"
-
-
-class ScoreFormat(str, Enum):
-    text = "text"
-    json = "json"
-    m2scorer = "m2scorer"
-    errant = "errant"
-    tsv = "tsv"
-    latex = "latex"
-
-
-class Mapping(str, Enum):
-    exact = "exact"
-    conll = "conll"
-
-
-class Metric(str, Enum):
-    m2 = "m2"
-    errant = "errant"
-
-
-class HypTokenizer(str, Enum):
-    en = "en"
-    zh = "zh"
-
-
-class SegmentMode(str, Enum):
-    project = "project"
-
-
-class SegmenterName(str, Enum):
-    zh = "zh"
-    char = "char"
-
-
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn every problem a user can cause into one ``gecformats: FILE:LINE: message`` line on
@@ -224,29 +171,6 @@ def _root(
     ),
 ) -> None:
     """Read, write, convert, check and score grammatical error correction data."""
-
-
-FORMAT_HELP = f"Format name ({', '.join(formats.FORMATS)}); inferred from the suffix if omitted."
-
-
-ConvertAbsent = Enum("ConvertAbsent", [(a, a) for a in EXTRACT_ABSENT], type=str)  # type: ignore[misc]
-
-
-class TokenizerName(str, Enum):
-    en = "en"
-    zh = "zh"
-    char = "char"
-    space = "space"
-
-
-class EditTypes(str, Enum):
-    errant = "errant"
-    nlpcc = "nlpcc"
-
-
-class SplitterName(str, Enum):
-    punkt = "punkt"
-    lines = "lines"
 
 
 @app.command()
@@ -544,12 +468,6 @@ def validate(
     elif not problems:
         typer.echo(f"{file}: no problems found", err=True)
     raise typer.Exit(1 if problems else 0)
-
-
-class RefsFormat(str, Enum):
-    lines = "lines"
-    tsv = "tsv"
-    jsonl = "jsonl"
 
 
 @app.command()
@@ -968,21 +886,6 @@ _NOTHING = object()
 T = TypeVar("T")
 
 
-# choices named once, in the library
-GleuVersion = Enum("GleuVersion", [(v, v) for v in GLEU_VERSIONS], type=str)  # type: ignore[misc]
-Absent = Enum("Absent", [(a, a) for a in GLEU_ABSENT], type=str)  # type: ignore[misc]
-
-
-class IevalOptimise(str, Enum):
-    sentence = "sentence"
-    corpus = "corpus"
-
-
-class TextOrJson(str, Enum):
-    text = "text"
-    json = "json"
-
-
 @app.command()
 def gleu(
     hypotheses: list[str] = typer.Argument(
@@ -1064,12 +967,6 @@ def gleu(
         typer.echo(json.dumps(run.to_dict(), ensure_ascii=False, indent=2))
     else:
         typer.echo(format_gleu(run, ci=ci))
-
-
-class IevalFormat(str, Enum):
-    ieval = "ieval"
-    json = "json"
-    tsv = "tsv"
 
 
 @app.command()
