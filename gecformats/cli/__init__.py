@@ -18,11 +18,9 @@ from gecformats import __version__, formats
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.metrics.gleu import DEFAULT_VERSION, ORDER
 from gecformats.metrics.gleu import format_text as format_gleu, gleu_files
-from gecformats.io import atomic_output
-from gecformats.metrics.stats import format_stats, stats as count_stats, text_stats
 from gecformats.cli.options import (FORMAT_HELP, Absent, ConvertAbsent, Deletion, EditTypes, EngineName,
                                     GleuVersion, Grouping, IevalFormat, IevalOptimise, Mapping,
-                                    RefsFormat, SplitterName, Targets, TextOrJson, TokenizerName)
+                                    SplitterName, Targets, TextOrJson, TokenizerName)
 
 
 def _no_flag_type(display: Any) -> Any:
@@ -416,109 +414,13 @@ def _unit_name(format_name: str | None) -> str:
     return "documents" if module is not None and module.UNIT == "char" else "sentences"
 
 
-@app.command()
-def stats(
-    file: str = typer.Argument(..., help="Annotation file ('-' for standard input)."),
-    from_format: Optional[str] = typer.Option(None, "--from", help=FORMAT_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-) -> None:
-    """Count sentences, tokens, edits and noop lines per annotator, and error types (for
-    parallel text: sentences, characters and references per position)."""
-    with user_errors():
-        reader = formats.get(from_format or formats.infer_input(
-            file, f"gecformats stats {file} --from {{format}}"))
-        if reader.UNIT == "char":
-            raise GecFormatError(f"stats counts tokens; convert {reader.NAME} data to M2 first "
-                                 f"(gecformats convert {file} OUT.m2 --from {reader.NAME})")
-        if reader.UNIT == "text":
-            result = text_stats(reader.read(file))
-        else:
-            result = count_stats(reader.read(file))
-    typer.echo(json.dumps(result, ensure_ascii=False, indent=2) if as_json else format_stats(result))
+from gecformats.cli import stats  # noqa: E402, F401  (registers it here)
 
 
-@app.command()
-def validate(
-    file: str = typer.Argument(..., help="Annotation file ('-' for standard input)."),
-    from_format: Optional[str] = typer.Option(None, "--from", help=FORMAT_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON: {\"problems\": [...]}."),
-) -> None:
-    """Report every problem with file, line, sentence and kind.
-
-    Exit status: 0 clean, 1 problems found or the file cannot be read, 2 bad usage.
-    """
-    from gecformats.validate import validate as validate_file  # lazily: every format
-
-    problems = []
-    with user_errors():
-        fmt = from_format or formats.infer_input(file, f"gecformats validate {file} --from {{format}}")
-        for problem in validate_file(file, fmt):
-            problems.append(problem)
-            if not as_json:
-                typer.echo(str(problem))
-    if as_json:
-        typer.echo(json.dumps({"problems": [p.to_dict() for p in problems]}, ensure_ascii=False, indent=2))
-    elif not problems:
-        typer.echo(f"{file}: no problems found", err=True)
-    raise typer.Exit(1 if problems else 0)
+from gecformats.cli import validate  # noqa: E402, F401  (registers it here)
 
 
-@app.command()
-def refs(
-    input: str = typer.Argument(..., help="I-measure XML or M2 file ('-' for standard input, needs --from)."),
-    from_format: Optional[str] = typer.Option(None, "--from", help=FORMAT_HELP),
-    mix: bool = typer.Option(
-        True, "--mix/--no-mix",
-        help="Combine the alternatives of all loci (default), or one reference per annotator.",
-    ),
-    counts: bool = typer.Option(
-        False, "--count", help="Print how many distinct references each sentence has instead "
-        "(exact, or the product bound when there are more combinations than --max)."
-    ),
-    max: Optional[int] = typer.Option(
-        None, "--max", min=1,
-        help="With --count, enumerate at most N combinations for an exact count (default "
-        "1,000,000); without it, the same as --max-references.",
-    ),
-    max_references: Optional[int] = typer.Option(
-        None, "--max-references", min=0, metavar="N",
-        help="At most N distinct references per sentence (default 10,000, as gleu; 0 for "
-        "all); the sentences cut are reported.",
-    ),
-    output_format: RefsFormat = typer.Option(
-        RefsFormat.lines, "--format",
-        help="lines (one reference per line, an empty line after each sentence), tsv "
-        "(sentence<TAB>reference) or jsonl.",
-    ),
-    grouping: Grouping = typer.Option(
-        Grouping.components, help="M2 input: how edits become loci (components: connected "
-        "overlap; imeasure: the original converter's rule)."
-    ),
-    output: str = typer.Option("-", "--output", "-o", help="Output file (written whole or not at all)."),
-) -> None:
-    """Every reference an annotation allows, from mutually exclusive alternatives (streamed).
-
-    Sentence ids are those of the XML, or 1-based for M2. Nothing is written to a file
-    unless the whole input was read.
-    """
-    from gecformats.convert.refs import (DEFAULT_REFERENCES, Count, capped_note,
-                                         read as read_loci, write_references)
-
-    if max_references is not None and (counts or max is not None):
-        raise typer.BadParameter("caps the references written: not with --count or --max",
-                                 param_hint="'--max-references'")
-    limit = max_references if max_references is not None else max
-    capped: list[tuple[str | None, Count]] = []
-    with user_errors():
-        from_format = from_format or formats.infer_input(
-            input, f"gecformats refs {input} --from {{format}}", ("ixml", "m2", "conll"))
-        sentences = read_loci(input, from_format, grouping.value)
-        with atomic_output(output) as fh:
-            write_references(sentences, fh, mix=mix, max=limit, format=output_format.value,
-                             counts=counts, capped=capped)
-    if capped:
-        note = capped_note(capped, DEFAULT_REFERENCES if limit is None else limit)
-        typer.echo(f"gecformats: note: {note}", err=True)
+from gecformats.cli import refs  # noqa: E402, F401  (registers it here)
 
 
 def with_progress(items: Iterable[T], total: int, label: str = "scoring") -> Iterator[T]:
