@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import json
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -16,11 +15,8 @@ from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from gecformats import __version__, formats
 from gecformats.errors import GecFormatError, UsageError
-from gecformats.metrics.gleu import DEFAULT_VERSION, ORDER
-from gecformats.metrics.gleu import format_text as format_gleu, gleu_files
-from gecformats.cli.options import (FORMAT_HELP, Absent, ConvertAbsent, Deletion, EditTypes, EngineName,
-                                    GleuVersion, Grouping, IevalFormat, IevalOptimise, Mapping,
-                                    SplitterName, Targets, TextOrJson, TokenizerName)
+from gecformats.cli.options import (FORMAT_HELP, ConvertAbsent, Deletion, EditTypes, EngineName,
+                                    Grouping, Mapping, SplitterName, Targets, TokenizerName)
 
 
 def _no_flag_type(display: Any) -> Any:
@@ -446,219 +442,13 @@ T = TypeVar("T")
 from gecformats.cli import score  # noqa: E402, F401
 
 
-@app.command()
-def gleu(
-    hypotheses: list[str] = typer.Argument(
-        ..., metavar="HYP...", help="System outputs, one tokenised sentence per line ('-': standard input)."
-    ),
-    source: Optional[str] = typer.Option(
-        None, "--source", help="The source sentences, one tokenised sentence per line "
-        "(optional with --gold: the gold's source sentences)."
-    ),
-    ref: list[str] = typer.Option(
-        [], "--ref", metavar="REF", help="A reference file, line-aligned with the source (repeat for several)."
-    ),
-    gold: list[str] = typer.Option(
-        [], "--gold", metavar="GOLD", help="Generate the references from an M2 or I-measure XML gold "
-        "file instead (repeatable): each annotator's corrected text, or with --mixed every "
-        "combination of alternatives."
-    ),
-    version: GleuVersion = typer.Option(
-        GleuVersion(DEFAULT_VERSION), "--version", help="2015: GLEU of the ACL 2015 paper (code 24c806a); "
-        "2016: the corrected denominator (6ddf913); plus: GLEU+ with the brevity-penalty fix "
-        "(50b5032); plus-2016: GLEU+ as first released (f0e2ee5)."
-    ),
-    lam: Optional[float] = typer.Option(
-        None, "--lambda", help="Versions 2015 and 2016: weight of the penalty for n-grams left "
-        "unchanged where a reference changed them (default 0)."
-    ),
-    order: int = typer.Option(ORDER, "--order", help="Version 2015 only: highest n-gram order (its mean keeps 1/4)."),
-    iterations: Optional[int] = typer.Option(
-        None, "--iterations", help="GLEU+: sampling iterations (default 500; 1 when every sentence has one reference)."
-    ),
-    mixed: bool = typer.Option(False, "--mixed", help="With --gold: all mixed references, not one per annotator."),
-    absent: Absent = typer.Option(
-        Absent("auto"), "--absent", help="With --gold: what an annotator missing from a sentence "
-        "where another made edits gets: the source, or the first annotator's correction "
-        "('first', right for the CoNLL-2014 combined file, which omits duplicate lists). "
-        "auto: 'first' for a file that writes noop lines beside other annotators' edits (as "
-        "that file), else 'source'; the note says which."
-    ),
-    max_references: int = typer.Option(
-        10_000, "--max-references", help="With --mixed: the most references used per sentence (reported)."
-    ),
-    gold_format: Optional[str] = typer.Option(None, "--gold-format", help=FORMAT_HELP),
-    sentence_level: bool = typer.Option(
-        False, "--sentence-level", help="Also score each sentence (GLEU+: the mean, deviation "
-        "and interval over its references of the smoothed sentence GLEU)."
-    ),
-    ci: bool = typer.Option(
-        False, "--ci", help="GLEU+, text output: add the standard deviation over iterations and the 95% interval."
-    ),
-    output_format: TextOrJson = typer.Option(
-        TextOrJson.text, "--format", help="text (SYSTEM<TAB>SCORE lines and a '#' signature line) or json."
-    ),
-) -> None:
-    """Score system outputs with GLEU, in the version you name (the signature says which).
-
-    Reproduces the original cnap/gec-ranking code of each version digit for digit.  Text
-    output is SYSTEM<TAB>SCORE per hypothesis (the file's base name), ready for `gecformats
-    correlate`; json is {"results": [{"hypothesis", "system", "score", ...}], "signature",
-    "settings"}.  Notes on generated references go to standard error.  Exit status: 0
-    scored, 1 bad input data (malformed, misaligned or unreadable), 2 bad usage.
-    """
-    if ci and not version.value.startswith("plus"):
-        raise typer.BadParameter("only GLEU+ samples (use --version plus)", param_hint="'--ci'")
-    with user_errors():
-        try:
-            run = gleu_files(source, hypotheses, refs=ref, gold=gold, mixed=mixed,
-                             gold_format=gold_format, version=version.value, lam=lam,
-                             order=order, iterations=iterations,
-                             sentence_level=sentence_level, max_references=max_references,
-                             absent=absent.value)
-        except GecFormatError:
-            raise
-        except ValueError as exc:
-            typer.echo(f"gecformats: {exc}", err=True)
-            raise typer.Exit(2) from None
-    for note in run.notes:
-        typer.echo(f"gecformats: note: {note}", err=True)
-    if output_format is TextOrJson.json:
-        typer.echo(json.dumps(run.to_dict(), ensure_ascii=False, indent=2))
-    else:
-        typer.echo(format_gleu(run, ci=ci))
+from gecformats.cli import gleu  # noqa: E402, F401  (registers it here)
 
 
-@app.command()
-def imeasure(
-    hypotheses: list[str] = typer.Argument(
-        ..., metavar="HYP...", help="System outputs, one tokenised sentence per line; several "
-        "are scored against the gold read once."
-    ),
-    gold: str = typer.Option(..., "--gold", help="The gold: I-measure XML, or M2 (grouped into "
-                             "loci as 'convert --to ixml --grouping imeasure' does)."),
-    gold_format: Optional[str] = typer.Option(None, "--gold-format", help="ixml or m2 (default: "
-                                              "from the suffix or first line)."),
-    maximise: str = typer.Option(
-        "cwacc", "--maximise", help="What the reference of each sentence maximises (ieval's "
-        "-max:): d (detection) or c (correction) followed by tp, tn, fp, fn, p, r, f, acc, "
-        "wacc or i."),
-    optimise: IevalOptimise = typer.Option(
-        IevalOptimise.sentence, "--optimise", help="Choose each sentence's reference by its "
-        "own scores, or by the running corpus totals (ieval's -opt:)."),
-    no_mix: bool = typer.Option(False, "--no-mix", help="One reference per annotator instead "
-                                "of every mix of alternatives (ieval's -nomix)."),
-    beta: float = typer.Option(1.0, "--beta", help="Beta of F (ieval's -b:)."),
-    weight: float = typer.Option(2.0, "--weight", help="Weight w of WAcc (ieval's -w:)."),
-    per_sentence: bool = typer.Option(False, "--per-sentence", help="Also give each "
-                                      "sentence's results (ieval's -per-sent)."),
-    enumerate_max: int = typer.Option(
-        64, "--enumerate-max", min=0, help="Sentences with more reference combinations "
-        "than this are scored by a search over their loci instead of trying every reference "
-        "(the original's way; it cannot finish CoNLL-2014 sentence 333's 2^34)."),
-    max_cells: int = typer.Option(
-        80_000_000, "--max-cells", min=1, help="The most alignment-table cells one sentence "
-        "may fill (a computed one counts 4; at most about 12 bytes and 0.1 µs each); a sentence "
-        "past it (a hypothesis several times longer than its source) stops scoring with an "
-        "error naming it, never a different score."),
-    output_format: IevalFormat = typer.Option(
-        IevalFormat.ieval, "--format", help="ieval: the original's tables, byte for byte (one "
-        "block per system); json: the numbers and the signature; tsv: one row per system."),
-) -> None:
-    """Score systems with the I-measure (Felice & Briscoe 2015), as ieval.py does.
-
-    Exit status: 0 scored, 1 bad input data, 2 bad usage.
-    """
-    from gecformats.metrics import imeasure as im  # lazily
-
-    try:
-        im.check_maximise(maximise.lower())
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="'--maximise'") from None
-    for hint, value in (("'--beta'", beta), ("'--weight'", weight)):
-        if not 0 < value <= im.MAX_PARAMETER:  # also false for NaN
-            raise typer.BadParameter(f"must be a number > 0 and at most {im.MAX_PARAMETER:g}, "
-                                     f"not {value}", param_hint=hint)
-    with user_errors():
-        systems = im.evaluate_files(hypotheses, gold, gold_format=gold_format,
-                                    maximise=maximise.lower(), optimise=optimise.value,
-                                    mix=not no_mix, beta=beta, weight=weight,
-                                    enumerate_max=enumerate_max, max_cells=max_cells)
-    if output_format is IevalFormat.json:
-        typer.echo(json.dumps(im.to_json(systems, per_sentence), ensure_ascii=False, indent=2))
-    elif output_format is IevalFormat.tsv:
-        typer.echo(im.format_tsv(systems), nl=False)
-    else:
-        typer.echo("".join(im.format_ieval(s, gold, per_sentence) for s in systems), nl=False)
+from gecformats.cli import imeasure  # noqa: E402, F401  (registers it here)
 
 
-@app.command()
-def correlate(
-    scores: str = typer.Argument(
-        ..., help="The metric's scores: what 'gecformats score', 'gleu' or 'imeasure' write "
-        "(text, TSV with a header, JSON), or 'SYSTEM VALUE' per line ('-' for standard input)."
-    ),
-    human: str = typer.Argument(
-        ..., help="The human judgements, same format; a header 'system<TAB>rank' marks ranks "
-        "(e.g. fixtures/gleu/human-napoles2015.tsv)."
-    ),
-    column: Optional[str] = typer.Option(
-        None, "--column", metavar="NAME",
-        help="The column (or JSON key) of SCORES to correlate, by its header name, e.g. f, "
-        "precision, recall, c_i. Default: the metric's main score (F0.5 of score, GLEU, I of "
-        "imeasure), or the only column of numbers.",
-    ),
-    human_column: Optional[str] = typer.Option(
-        None, "--human-column", metavar="NAME",
-        help="The column of HUMAN to correlate with (default: as for --column; 'rank').",
-    ),
-    exclude: Optional[list[str]] = typer.Option(
-        None, "--exclude", metavar="NAME",
-        help="Leave this system out of both (repeat for more), e.g. INPUT; the table then "
-        "shows the correlations with and without it.",
-    ),
-    output_format: TextOrJson = typer.Option(
-        TextOrJson.text, "--format", help="text (the columns read, then a table, 3 decimals) "
-        "or json."
-    ),
-) -> None:
-    """Correlate a metric's system scores with human judgements: Pearson r, Spearman rho,
-    Kendall tau-b (tie-corrected, as scipy.stats computes them).
-
-    Systems are matched by name (the first field of each line; blank lines and '#' lines
-    are ignored; a first line whose second field is not a number is a header naming the
-    columns). The value is the column --column names, by default the metric's main score; a
-    table with several columns of numbers and none known as the main score is refused.
-    Values are scores, higher = better, unless the column is 'rank': ranks (1 = best)
-    are negated before correlating, so a positive correlation always means that the metric
-    agrees with the humans. Every system must be in both files (or be --exclude'd). The
-    first line of the output names the columns read.
-
-    Exit status: 0 done, 1 bad input data (malformed or unreadable files, systems that do
-    not match), 2 bad usage (a column that is not there, or a table whose column must be
-    named).
-    """
-    from gecformats.metrics.correlate import (correlate as correlate_scores, correlation_json,
-                                              describe_columns, format_table, read_scores)
-
-    excluded = list(dict.fromkeys(exclude or ()))
-    everything = None
-    with user_errors():
-        metric_scores = read_scores(scores, column)
-        human_scores = read_scores(human, human_column, option="--human-column")
-        result = correlate_scores(metric_scores, human_scores, exclude=excluded)
-        if excluded:
-            try:
-                everything = correlate_scores(metric_scores, human_scores)
-            except GecFormatError as exc:  # e.g. an excluded system is in one file only
-                typer.echo(f"gecformats: no row for all systems: {exc}", err=True)
-    if output_format is TextOrJson.json:
-        columns = {"metric": metric_scores.column, "human": human_scores.column}
-        typer.echo(json.dumps(correlation_json(result, everything, columns),
-                              ensure_ascii=False, indent=2))
-    else:
-        typer.echo(format_table(result, everything, excluded,
-                                describe_columns(metric_scores, human_scores)))
+from gecformats.cli import correlate  # noqa: E402, F401  (registers it here)
 
 
 def _reflow(doc: str) -> str:
