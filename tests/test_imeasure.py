@@ -423,10 +423,10 @@ def test_a_sentence_past_max_cells_is_refused_naming_it_and_the_option(tmp_path)
 def test_max_cells_default_is_the_librarys():
     import inspect
 
-    from gecformats import cli
+    from gecformats.cli.imeasure import imeasure
 
-    option = inspect.signature(cli.imeasure).parameters["max_cells"].default
-    assert option.default == im.DEFAULT_MAX_CELLS == im.IMeasure().max_cells
+    default = inspect.signature(imeasure).parameters["max_cells"].default
+    assert default == im.DEFAULT_MAX_CELLS == im.IMeasure().max_cells
 
 
 def test_a_line_count_mismatch_is_found_before_scoring(tmp_path, monkeypatch):

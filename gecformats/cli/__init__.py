@@ -1,0 +1,219 @@
+"""The ``gecformats`` command line: thin wrappers around the library functions, one module
+per command (:mod:`gecformats.cli.convert` ...), and the machinery they share here: the
+:data:`app`, one-line errors and exit statuses, progress bars."""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import typer
+from typer.core import TyperCommand, TyperGroup, TyperOption
+
+from gecformats import __version__
+from gecformats.cli.options import EngineName
+from gecformats.errors import GecFormatError, UsageError
+
+
+def _no_flag_type(display: Any) -> Any:
+    """``display_type_rich`` that shows nothing for a switch: typer's rich help would print
+    ``<bool>`` beside ``--quiet``, as if it took a value."""
+
+    def display_type_rich(self: Any, ctx: Any) -> Any:
+        return None if getattr(self, "is_flag", False) and self.metavar is None else display(self, ctx)
+
+    return display_type_rich
+
+
+if hasattr(TyperOption, "display_type_rich"):
+    TyperOption.display_type_rich = _no_flag_type(TyperOption.display_type_rich)  # type: ignore[method-assign]
+
+
+class _OneLineErrors(TyperGroup):
+    """The command group with usage errors on one line: ``gecformats: Invalid value for
+    '--beta': ... (try 'gecformats score --help')`` and exit status 2, instead of a framed
+    block, so that every error of every command has the same one-line form."""
+
+    def main(self, args: Any = None, prog_name: str | None = None,  # type: ignore[override]
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.Abort:
+            if not standalone_mode:
+                raise
+            typer.echo("gecformats: aborted", err=True)
+            sys.exit(BAD_DATA)
+        except Exception as exc:
+            # click's ClickException (typer >= 0.20 vendors click, so matched by its shape)
+            if not standalone_mode or not hasattr(exc, "format_message") or not hasattr(exc, "exit_code"):
+                raise
+            ctx = getattr(exc, "ctx", None)
+            if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+                typer.echo(ctx.get_help())
+                sys.exit(USAGE)
+            hint = f" (try '{ctx.command_path} --help')" if ctx is not None else ""
+            typer.echo(f"gecformats: {exc.format_message()}{hint}", err=True)
+            sys.exit(exc.exit_code)
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+class _OnceEach(TyperCommand):
+    """A command whose single-valued options may be given once: ``score --gold A --gold B``
+    is a usage error (exit 2) naming the option, not a silent choice of B.  Options declared
+    repeatable (lists: ``--ref``, ``--filter``) stay repeatable; flags count as given once
+    whichever spelling (``--mix``/``--no-mix``) was used.  Every command of :data:`app` gets
+    this class (see the end of the module)."""
+
+    def make_parser(self, ctx: Any) -> Any:
+        parser = super().make_parser(ctx)
+        parse = parser.parse_args
+
+        def parse_args(args: list[str]) -> Any:
+            opts, rest, order = parse(args)
+            seen: set[int] = set()
+            for param in order:
+                if (getattr(param, "param_type_name", "") != "option" or param.multiple
+                        or getattr(param, "count", False) or param.is_eager):
+                    continue
+                if id(param) in seen:
+                    names = " / ".join(f"'{n}'" for n in [*param.opts, *param.secondary_opts])
+                    why = "give it once" if param.is_flag else "it takes one value"
+                    ctx.fail(f"Option {names} given more than once: {why}")
+                seen.add(id(param))
+            return opts, rest, order
+
+        parser.parse_args = parse_args
+        return parser
+
+
+app = typer.Typer(
+    cls=_OneLineErrors,
+    name="gecformats",
+    help="Read, write, convert, check and score grammatical error correction data: M2, HOO, "
+    "I-measure XML and parallel text; MaxMatch (M2) and GLEU scores, references, correlations.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    # click's plain help, not Rich's tables: at 80 columns Rich squeezed the descriptions
+    # into 17 characters (convert --help: 351 lines) and read "[dask]" as markup
+    rich_markup_mode=None,
+)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn every problem a user can cause into one ``gecformats: FILE:LINE: message`` line on
+    standard error and the exit status of the one convention of every command: 1 for bad
+    input data (malformed, misaligned, unreadable or missing files), 2 for bad usage (an
+    unknown format name, a format that cannot be inferred, an option that does not apply).
+    """
+    try:
+        yield
+    except BrokenPipeError:
+        # the reader went away (`| head`): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise typer.Exit(0) from None
+    except GecFormatError as exc:
+        typer.echo(f"gecformats: {exc}", err=True)
+        raise typer.Exit(USAGE if isinstance(exc, UsageError) else BAD_DATA) from None
+    except UnicodeDecodeError as exc:
+        typer.echo(f"gecformats: not valid UTF-8 ({exc.reason})", err=True)
+        raise typer.Exit(BAD_DATA) from None
+    except OSError as exc:
+        name = exc.filename if exc.filename is not None else ""
+        reason = exc.strerror or str(exc)
+        typer.echo(f"gecformats: {name}: {reason}" if name else f"gecformats: {reason}", err=True)
+        raise typer.Exit(BAD_DATA) from None
+    except (MemoryError, RecursionError) as exc:
+        what = "out of memory" if isinstance(exc, MemoryError) else "input nested too deeply"
+        typer.echo(f"gecformats: {what}: the input is too large or malformed for this command",
+                   err=True)
+        raise typer.Exit(BAD_DATA) from None
+
+
+BAD_DATA = 1
+"""Exit status for bad input data (malformed, misaligned, unreadable, missing)."""
+USAGE = 2
+"""Exit status for bad usage (unknown option or format, missing argument, bad value)."""
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"gecformats {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """Read, write, convert, check and score grammatical error correction data."""
+
+
+def _engine(engine: EngineName, scheduler: str | None, workers: int | None,
+            partitions: int | None) -> Any:
+    """The Dask engine to run in (a context manager), or a null one for the local path."""
+    if engine is EngineName.local:
+        return contextlib.nullcontext(None)
+    from gecformats.dist import Engine
+
+    return Engine(scheduler, workers=workers, partitions=partitions)
+
+
+def with_progress(items: Iterable[T], total: int, label: str = "scoring") -> Iterator[T]:
+    """``items``, with a progress bar on standard error that starts once the first item is
+    ready: set-up (loading jieba, reading the gold) is not counted against the first item,
+    so the estimated time left is the per-item rate times the items left."""
+    it = iter(items)
+    first = next(it, _NOTHING)
+    if first is _NOTHING:
+        return
+    with typer.progressbar(length=total, label=label, file=sys.stderr) as bar:
+        bar.update(1)
+        yield first  # type: ignore[misc]
+        for item in it:
+            bar.update(1)
+            yield item
+
+
+_NOTHING = object()
+T = TypeVar("T")
+
+
+def _reflow(doc: str) -> str:
+    """A docstring with each paragraph on one line: Rich keeps single line breaks after the
+    first paragraph, which wraps ``--help`` text raggedly."""
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
+
+
+# the commands register themselves on `app`, in this order (that of --help), after
+# everything above, which they import
+from gecformats.cli import (convert, stats, validate, refs, score, gleu,  # noqa: E402, F401
+                            imeasure, correlate)
+
+
+for _info in app.registered_commands:
+    # every command: a single option given once (on top of a command's own class, if any)
+    _cls = _info.cls or TyperCommand
+    if not issubclass(_cls, _OnceEach):
+        _info.cls = _OnceEach if _cls is TyperCommand else type(_cls.__name__, (_OnceEach, _cls), {})
+    if _info.callback is not None and _info.callback.__doc__:
+        _info.callback.__doc__ = _reflow(_info.callback.__doc__)
+
+
+def main() -> None:
+    """Entry point of the ``gecformats`` console script."""
+    app()
+

@@ -1,0 +1,122 @@
+"""The choices of the command line (one Enum per option that takes a name from a list) and
+the option declarations several commands share."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, Optional
+
+import typer
+
+from gecformats import formats
+from gecformats.convert.extract import ABSENT as EXTRACT_ABSENT
+from gecformats.metrics.gleu import ABSENT as GLEU_ABSENT, VERSIONS as GLEU_VERSIONS
+
+
+class Deletion(str, Enum):
+    keep = "keep"
+    empty = "empty"
+    none = "none"
+
+
+class Targets(str, Enum):
+    keep = "keep"
+    first = "first"
+    split = "split"
+
+
+class Grouping(str, Enum):
+    components = "components"
+    imeasure = "imeasure"
+
+
+class EngineName(str, Enum):
+    local = "local"
+    dask = "dask"
+
+
+class ScoreFormat(str, Enum):
+    text = "text"
+    json = "json"
+    m2scorer = "m2scorer"
+    errant = "errant"
+    tsv = "tsv"
+    latex = "latex"
+
+
+class Mapping(str, Enum):
+    exact = "exact"
+    conll = "conll"
+
+
+class Metric(str, Enum):
+    m2 = "m2"
+    errant = "errant"
+
+
+class HypTokenizer(str, Enum):
+    en = "en"
+    zh = "zh"
+
+
+class SegmentMode(str, Enum):
+    project = "project"
+
+
+class SegmenterName(str, Enum):
+    zh = "zh"
+    char = "char"
+
+
+# choices named once, in the library
+ConvertAbsent = Enum("ConvertAbsent", [(a, a) for a in EXTRACT_ABSENT], type=str)  # type: ignore[misc]
+GleuVersion = Enum("GleuVersion", [(v, v) for v in GLEU_VERSIONS], type=str)  # type: ignore[misc]
+Absent = Enum("Absent", [(a, a) for a in GLEU_ABSENT], type=str)  # type: ignore[misc]
+
+
+class TokenizerName(str, Enum):
+    en = "en"
+    zh = "zh"
+    char = "char"
+    space = "space"
+
+
+class EditTypes(str, Enum):
+    errant = "errant"
+    nlpcc = "nlpcc"
+
+
+class SplitterName(str, Enum):
+    punkt = "punkt"
+    lines = "lines"
+
+
+class RefsFormat(str, Enum):
+    lines = "lines"
+    tsv = "tsv"
+    jsonl = "jsonl"
+
+
+class IevalOptimise(str, Enum):
+    sentence = "sentence"
+    corpus = "corpus"
+
+
+class IevalFormat(str, Enum):
+    ieval = "ieval"
+    json = "json"
+    tsv = "tsv"
+
+
+class TextOrJson(str, Enum):
+    text = "text"
+    json = "json"
+
+
+FORMAT_HELP = f"Format name ({', '.join(formats.FORMATS)}); inferred from the suffix if omitted."
+
+FromOpt = Annotated[Optional[str], typer.Option("--from", help=FORMAT_HELP)]
+"""``--from FORMAT``: the input's format (default: from its suffix or first line)."""
+
+FileArg = Annotated[str, typer.Argument(help="Annotation file ('-' for standard input).")]
+"""The one input file of ``stats`` and ``validate``."""
