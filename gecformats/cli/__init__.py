@@ -8,7 +8,7 @@ import contextlib
 import inspect
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -185,6 +185,19 @@ def with_progress(items: Iterable[T], total: int, label: str = "scoring") -> Ite
         for item in it:
             bar.update(1)
             yield item
+
+
+@contextlib.contextmanager
+def progress_bar(total: int | None, enabled: bool = True, label: str = "scoring"
+                 ) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar of ``total`` steps on standard error, as a callback taking the steps
+    just done; ``None`` (no bar) when not ``enabled``, when ``total`` is unknown or when
+    standard error is not a terminal (a pipe, a file, a test)."""
+    if not enabled or total is None or not sys.stderr.isatty():
+        yield None
+        return
+    with typer.progressbar(length=total, label=label, file=sys.stderr) as bar:
+        yield bar.update
 
 
 _NOTHING = object()

@@ -38,10 +38,11 @@ class EngineName(str, Enum):
 class ScoreFormat(str, Enum):
     text = "text"
     json = "json"
+    tsv = "tsv"
+    csv = "csv"
+    latex = "latex"
     m2scorer = "m2scorer"
     errant = "errant"
-    tsv = "tsv"
-    latex = "latex"
 
 
 class Mapping(str, Enum):
@@ -49,9 +50,11 @@ class Mapping(str, Enum):
     conll = "conll"
 
 
-class Metric(str, Enum):
+class MetricName(str, Enum):
     m2 = "m2"
     errant = "errant"
+    gleu = "gleu"
+    imeasure = "imeasure"
 
 
 class HypTokenizer(str, Enum):

@@ -111,9 +111,10 @@ class M2Metric(Metric):
         from gecformats.metrics.score import maxmatch_gold
 
         if gold.targets:
-            raise GecFormatError("the sentence has ChERRANT target (T) lines, which the M2 "
-                                 "scorer refuses; keep the first alignment of each reference "
-                                 "with `gecformats convert --targets first GOLD GOLD.m2`")
+            raise GecFormatError("has ChERRANT target (T) lines, which the M2 scorer "
+                                 "refuses; keep the first alignment of each reference with "
+                                 "`gecformats convert --targets first GOLD GOLD.m2`",
+                                 kind="targets")
         edits = maxmatch_gold(gold)
         n = len(gold.source)
         beyond = sum(1 for es in edits.values() for e in es if e[0] > n or e[1] > n)

@@ -120,7 +120,11 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
     stats: list[list[list[Any]]] = [[[] for _ in paths] for _ in metrics]
     steps = len(paths) * len(metrics)
     metric_tuple = tuple(metrics)
-    tasks = ((metric_tuple, first, batch) for first, batch in _chunks(rows(), CHUNK))
+    # an error met while reading (a line count that differs, a malformed line) is raised
+    # after the sentences read before it are scored: a sentence that cannot be scored
+    # comes first in corpus order, on every engine alike
+    unread: list[GecFormatError] = []
+    tasks = ((metric_tuple, first, batch) for first, batch in _chunks(rows(), CHUNK, unread))
     count = 0
     for first, results in _run(tasks, jobs, engine):
         for offset, sentence_stats in enumerate(results):
@@ -133,6 +137,8 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
         count += len(results)
         if progress is not None:
             progress(len(results) * steps)
+    if unread:
+        raise unread[0]
     totals = [[metric.corpus(stats[m][s], choices=True) for s in range(len(paths))]
               for m, metric in enumerate(metrics)]
     warnings: list[str] = []
@@ -157,6 +163,12 @@ class _Failure:
     def error(self, paths: Sequence[str], gold: str, number: int) -> GecFormatError:
         if self.file is not None:
             return GecFormatError(self.message, self.file, self.line, self.kind)
+        if self.kind == "targets":  # located at the gold's first T line, as the reader can't
+            from gecformats.io import numbered_lines
+
+            line = next((n for n, text in numbered_lines(gold) if text[:1] == "T"), None)
+            message = self.message.replace("GOLD GOLD.m2", f"{gold} GOLD.m2")
+            return GecFormatError(f"sentence {number} {message}", gold, line, self.kind)
         if self.system is None:
             return GecFormatError(f"sentence {number}: {self.message}", gold, None, self.kind)
         return GecFormatError(f"sentence {number}: {self.message}", paths[self.system], number,
@@ -195,15 +207,21 @@ def score_chunk(task: tuple[tuple[Metric, ...], int, list[tuple[Sentence, list[H
     return first, out
 
 
-def _chunks(items: Iterable[Any], size: int) -> Iterator[tuple[int, list[Any]]]:
+def _chunks(items: Iterable[Any], size: int, unread: list[GecFormatError]
+            ) -> Iterator[tuple[int, list[Any]]]:
+    """``(first, batch)`` of ``size`` items; a read error ends the chunks (the items before
+    it are still given) and is put in ``unread``."""
     batch: list[Any] = []
     first = 1
-    for item in items:
-        batch.append(item)
-        if len(batch) == size:
-            yield first, batch
-            first += size
-            batch = []
+    try:
+        for item in items:
+            batch.append(item)
+            if len(batch) == size:
+                yield first, batch
+                first += size
+                batch = []
+    except GecFormatError as exc:
+        unread.append(exc)
     if batch:
         yield first, batch
 

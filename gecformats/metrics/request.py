@@ -53,7 +53,14 @@ def metric_class(name: str) -> type[Metric]:
 
 def takers(option: str) -> list[str]:
     """The metrics that take ``option``."""
-    return [name for name in METRICS if option in metric_class(name).options]
+    out = []
+    for name in METRICS:
+        try:
+            if option in metric_class(name).options:
+                out.append(name)
+        except (ImportError, AttributeError):  # a metric this installation lacks
+            continue
+    return out
 
 
 def build_metrics(names: Sequence[str], options: dict[str, Any], given: Iterable[str]

@@ -1,0 +1,180 @@
+"""The ``score`` command's plumbing: options as given → a library request; progress, warnings
+and printing (no scoring logic here: :mod:`gecformats.metrics.request` has it)."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from contextlib import ExitStack
+from typing import Any
+
+import typer
+
+from gecformats.cli import progress_bar, user_errors
+from gecformats.errors import GecFormatError, UsageError
+from gecformats.io import atomic_output
+
+_RENAMED = {"gleu-version": "version", "lambda": "lambda"}
+"""Options whose metric keyword differs from their name (score's --gleu-version is GLEU's
+version: ``gecformats gleu --version``)."""
+
+
+def _v(value: Any) -> Any:
+    """An option's plain value (an Enum's, as the command gets it, or the string)."""
+    return getattr(value, "value", value)
+
+
+def given_options(ctx: typer.Context) -> dict[str, Any]:
+    """Option name (without ``--``) → value, of the options given on the command line."""
+    out: dict[str, Any] = {}
+    for param in ctx.command.params:
+        if not param.opts or not param.opts[0].startswith("--"):
+            continue
+        # by name: typer vendors click, whose ParameterSource is not click's
+        source = getattr(ctx.get_parameter_source(param.name), "name", None)
+        if source in ("COMMANDLINE", "ENVIRONMENT"):
+            value = ctx.params[param.name]
+            out[param.opts[0][2:]] = [_v(v) for v in value] if isinstance(value, (list, tuple)) else _v(value)
+    return out
+
+
+def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
+    """The :class:`~gecformats.metrics.request.ScoreRequest` of the command's options.
+
+    Raises:
+        UsageError: options that exclude each other, or that no chosen metric takes.
+    """
+    from gecformats.metrics.request import ScoreRequest, build_metrics
+    from gecformats.metrics.statistics import Resampling
+
+    if params["paired_bs"] and params["paired_ar"]:
+        raise UsageError("'--paired-bs' / '--paired-ar': choose one paired test")
+    if params["segment"] is None and (params["segmenter"] or params["segment_map"] is not None):
+        raise UsageError("'--segmenter' / '--segment-map' need --segment project")
+    if params["scheduler"] or params["workers"]:
+        if _v(params["engine"]) == "local":
+            raise UsageError("'--scheduler' / '--workers' need --engine dask")
+    if params["per_sentence"] == "-" and _v(params["output_format"]) != "text":
+        raise UsageError(f"'--per-sentence -': standard output already carries the "
+                         f"{_v(params['output_format'])} score; write the per-sentence "
+                         "table to a file")
+    names = [_v(m) for m in params["metric"] or []]
+    options = {_RENAMED.get(k, k): v for k, v in given.items()}
+    if "filter" in options:
+        options["filter"] = tuple(options["filter"])
+    metrics = build_metrics(names, options, list(options))
+    test = "paired-bs" if params["paired_bs"] else "paired-ar" if params["paired_ar"] else None
+    try:
+        resampling = Resampling(params["ci"], test, params["resamples"], params["trials"],
+                                params["seed"], correction=params["correction"])
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    segment_map = None
+    if params["segment_map"] is not None:
+        from gecformats.convert.project import parse_map
+
+        try:
+            segment_map = parse_map(params["segment_map"])
+        except ValueError as exc:
+            raise UsageError(f"'--segment-map': {exc}") from None
+    tokenize, segment = params["tokenize"], params["segment"]
+    return ScoreRequest(
+        list(params["hypotheses"]), params["gold"], metrics, _v(params["output_format"]),
+        params["gold_format"], _v(tokenize),
+        _v(segment),
+        _v(params["segmenter"]) or "zh", segment_map, resampling,
+        params["strict"], params["jobs"])
+
+
+def run_request(request: Any, params: dict[str, Any], engine: Any, quiet: bool) -> None:
+    """Run ``request`` and print what it gives (warnings on standard error)."""
+    from gecformats.metrics.request import run_score
+
+    request.engine = engine
+    if params["verbose"]:
+        _verbose(request, params)
+        return
+    request.check()
+    with progress_bar(_total(request), enabled=not quiet and request.output_format != "json") \
+            as progress:
+        outcome = run_score(request, progress)
+    for warning in outcome.warnings:
+        typer.echo(f"gecformats: warning: {warning}", err=True)
+    if params["per_sentence"] not in (None, "-"):
+        with atomic_output(params["per_sentence"]) as fh:
+            outcome.write_per_sentence(fh)
+    typer.echo(outcome.text)
+    if params["per_sentence"] == "-":
+        outcome.write_per_sentence(sys.stdout)
+    _nonstandard(request, outcome)
+
+
+def _total(request: Any) -> int | None:
+    """The progress bar's length: sentence × system × metric steps, then resamples and
+    trials; ``None`` when the number of sentences cannot be known beforehand."""
+    from gecformats.metrics.score import count_lines
+
+    lines = count_lines(request.hypotheses[0]) if request.hypotheses[0] != "-" else None
+    if lines is None:
+        return None
+    systems, metrics = len(request.hypotheses), len(request.metrics)
+    total = lines * systems * metrics
+    settings = request.resampling
+    if settings is not None and settings.bootstrapped:
+        total += settings.resamples * systems * metrics
+    if settings is not None and settings.test == "paired-ar":
+        total += settings.trials * (systems - 1) * metrics
+    return total
+
+
+def _nonstandard(request: Any, outcome: Any) -> None:
+    """The NUS scorer's visiting order of unusual annotator ids (spec §2.6), once."""
+    run = outcome.evaluation
+    for m, metric in enumerate(run.metrics):
+        if metric.name != "m2":
+            continue
+        numbers = run.totals[m][0].extra.get("nonstandard", ())
+        if numbers:
+            typer.echo(f"gecformats: {request.gold}: sentence {numbers[0]} (and "
+                       f"{len(numbers) - 1} more) has annotator ids the NUS scorer may visit "
+                       "in another order", err=True)
+
+
+def _verbose(request: Any, params: dict[str, Any]) -> None:
+    """``--verbose``: one M2 system, traced sentence by sentence (:class:`Scoring`)."""
+    from gecformats.metrics.request import ScoreRequest
+    from gecformats.metrics.score import Scoring, describe_sentence, format_result
+
+    metrics = request.metrics
+    if [m.name for m in metrics] != ["m2"] or len(request.hypotheses) != 1:
+        raise UsageError("'--verbose' traces one system scored with --metric m2 alone")
+    if request.resampling is not None and request.resampling.active or request.engine is not None:
+        raise UsageError("'--verbose' goes without --ci, paired tests and --engine")
+    m = metrics[0]
+    scoring = Scoring(request.hypotheses[0], request.gold, beta=m.beta,
+                      max_unchanged_words=m.max_unchanged_words,
+                      ignore_whitespace_casing=m.ignore_whitespace_casing,
+                      per_sentence=params["per_sentence"] is not None,
+                      segment=request.segment, segmenter=request.segmenter,
+                      segment_map=request.segment_map, max_edges=m.max_edges,
+                      tokenize=request.tokenize, per_type=m.per_type, mode=m.mode, bonus=m.bonus)
+    out = sys.stderr if request.output_format == "json" else sys.stdout
+    with ExitStack() as stack:
+        # the trace is held back until the counts are known to match (no partial output)
+        trace = stack.enter_context(tempfile.SpooledTemporaryFile(8 << 20, "w+", encoding="utf-8"))
+        for scored in scoring:
+            trace.write(describe_sentence(scored))
+        result = scoring.result()
+        for warning in (*result.input_warnings, *result.gold_warnings):
+            if request.strict:
+                raise GecFormatError(warning)
+            typer.echo(f"gecformats: warning: {warning}", err=True)
+        if params["per_sentence"] is not None:
+            from gecformats.metrics.score import write_per_sentence
+
+            with atomic_output(params["per_sentence"]) as fh:
+                write_per_sentence(result, fh)
+        trace.seek(0)
+        for chunk in iter(lambda: trace.read(1 << 16), ""):
+            typer.echo(chunk, file=out, nl=False)
+    typer.echo(format_result(result, request.output_format))
