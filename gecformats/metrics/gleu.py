@@ -384,6 +384,88 @@ def _stats_plus(h: list[Counts], hlen: int, sent: _Sentence, k: int) -> list[int
     return stats
 
 
+def _hypothesis_ngrams(hyp: Tokens, order: int) -> list[Counts]:
+    return [ngram_counts(hyp, n) for n in range(1, order + 1)]
+
+
+def _single_stats(sent: _Sentence, hyp: Tokens, version: str, lam: float, order: int
+                  ) -> list[float]:
+    """The statistics ``[hlen, rlen, num1, den1, ...]`` of hypothesis ``hyp`` against
+    ``sent`` for versions ``2015`` and ``2016`` (all references at once)."""
+    stats_of = _stats_2015 if version == "2015" else _stats_2016
+    return stats_of(_hypothesis_ngrams(hyp, order), len(hyp), sent, lam)
+
+
+def _plus_stats(sent: _Sentence, hyp: Tokens, order: int, refs: Iterable[int]
+                ) -> dict[int, list[int]]:
+    """GLEU+: per reference ``k`` of ``refs``, the statistics ``[hlen, rlen_k, num1, den1,
+    ...]`` of hypothesis ``hyp`` against ``sent``'s source and reference ``k`` alone."""
+    h = _hypothesis_ngrams(hyp, order)
+    return {k: _stats_plus(h, len(hyp), sent, k) for k in refs}
+
+
+def _final(version: str, lam: float | None, stats: Sequence[float]) -> float:
+    """The corpus GLEU of summed statistics for versions ``2015`` and ``2016``.
+
+    Raises:
+        ValueError: version ``2015`` with a negative numerator and no zero statistic (the
+            reference code crashes).
+    """
+    if version == "2016" or any(x == 0 for x in stats):
+        return _gleu(stats, swapped=True)  # a zero statistic gives 0 before any log
+    for n, x in enumerate(stats[2::2], 1):
+        if x < 0:
+            raise ValueError(
+                f"GLEU 2015 is undefined here: with λ={_number(lam or 0)} the "
+                f"numerator of the {n}-gram precision is negative ({x:g}); the "
+                "reference code crashes (math domain error); use a smaller λ")
+    # 2015 averages the logs with a fixed ¼ whatever the order (spec §11.1)
+    return _gleu(stats, swapped=True)
+
+
+def _sentence_score(version: str, lam: float | None, stats: Sequence[float]) -> float:
+    """A sentence's GLEU for versions ``2015`` and ``2016``: its statistics alone,
+    unsmoothed."""
+    # the original code has no sentence scores for 2015; a sentence whose numerator a
+    # large λ makes negative scores 0 here instead of failing the whole run
+    if version == "2015" and any(x < 0 for x in stats[2::2]) and all(stats):
+        return 0.0
+    return _final(version, lam, stats)
+
+
+def _plus_sentence(by_ref: Sequence[Sequence[int]], swapped: bool) -> Spread:
+    """A sentence's GLEU+: the :class:`Spread` over its references of the smoothed
+    sentence GLEU, as the reference code's ``-d`` prints it."""
+    return spread([_gleu(stats, swapped, smooth=True) for stats in by_ref])
+
+
+def _check_options(version: str, lam: float | None, order: int, iterations: int | None
+                   ) -> tuple[bool, float | None, int | None]:
+    """``(plus, lam, iterations)`` with their defaults filled in (``None`` where the
+    version has no such option).
+
+    Raises:
+        ValueError: an unknown version or an option the version does not have.
+    """
+    if version not in VERSIONS:
+        raise ValueError(f"unknown GLEU version {version!r} (known: {', '.join(VERSIONS)})")
+    plus = version.startswith("plus")
+    if plus and lam is not None:
+        raise ValueError(f"GLEU {version} has no λ (only versions 2015 and 2016 do)")
+    if not plus and iterations is not None:
+        raise ValueError(f"GLEU {version} does not sample: iterations are for GLEU+ only")
+    if version != "2015" and order != ORDER:
+        raise ValueError(f"GLEU {version} always uses n-grams up to 4 (only 2015 has -n)")
+    if order < 1:
+        raise ValueError(f"the n-gram order must be at least 1, not {order}")
+    if lam is not None and not (math.isfinite(lam) and lam >= 0):
+        raise ValueError(f"λ must be a finite number ≥ 0, not {lam}")
+    if iterations is not None and iterations < 1:
+        raise ValueError(f"iterations must be at least 1, not {iterations}")
+    return plus, (None if plus else float(lam or 0)), \
+        ((iterations or DEFAULT_ITERATIONS) if plus else None)
+
+
 # ------------------------------------------------------------------ corpus accumulation
 
 
@@ -410,26 +492,12 @@ class Scorer:
     def __init__(self, hypotheses: int, *, version: str = DEFAULT_VERSION,
                  lam: float | None = None, order: int = ORDER, iterations: int | None = None,
                  sentence_level: bool = False) -> None:
-        if version not in VERSIONS:
-            raise ValueError(f"unknown GLEU version {version!r} (known: {', '.join(VERSIONS)})")
-        plus = version.startswith("plus")
-        if plus and lam is not None:
-            raise ValueError(f"GLEU {version} has no λ (only versions 2015 and 2016 do)")
-        if not plus and iterations is not None:
-            raise ValueError(f"GLEU {version} does not sample: iterations are for GLEU+ only")
-        if version != "2015" and order != ORDER:
-            raise ValueError(f"GLEU {version} always uses n-grams up to 4 (only 2015 has -n)")
-        if order < 1:
-            raise ValueError(f"the n-gram order must be at least 1, not {order}")
-        if lam is not None and not (math.isfinite(lam) and lam >= 0):
-            raise ValueError(f"λ must be a finite number ≥ 0, not {lam}")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        plus, lam, iterations = _check_options(version, lam, order, iterations)
         self.version = version
         self.plus = plus
-        self.lam = None if plus else float(lam or 0)
+        self.lam = lam
         self.order = order
-        self.iterations = (iterations or DEFAULT_ITERATIONS) if plus else None
+        self.iterations = iterations
         self.hypotheses = hypotheses
         self.sentence_level = sentence_level
         self.sentences = 0
@@ -460,19 +528,18 @@ class Scorer:
         if self.plus:
             self._add_plus(sent, hypotheses)
             return
-        stats_of = _stats_2015 if self.version == "2015" else _stats_2016
         seen: dict[tuple[bytes, ...], list[float]] = {}
         for k, hyp in enumerate(hypotheses):
             key = tuple(hyp)
             stats = seen.get(key)
             if stats is None:
-                h = [ngram_counts(key, n) for n in range(1, self.order + 1)]
-                stats = seen[key] = stats_of(h, len(key), sent, self.lam or 0.0)
+                stats = seen[key] = _single_stats(sent, key, self.version, self.lam or 0.0,
+                                                  self.order)
             totals = self._totals[k]
             for i, value in enumerate(stats):
                 totals[i] = totals[i] + value
             if self.sentence_level:
-                self._per_sentence[k].append(self._sentence_score(stats))
+                self._per_sentence[k].append(_sentence_score(self.version, self.lam, stats))
 
     def _add_plus(self, sent: _Sentence, hypotheses: Sequence[Sequence[bytes]]) -> None:
         nrefs = len(sent.refs)
@@ -485,8 +552,7 @@ class Scorer:
             key = tuple(hyp)
             by_ref = cache.get(key)
             if by_ref is None:
-                h = [ngram_counts(key, n) for n in range(1, self.order + 1)]
-                by_ref = cache[key] = {k: _stats_plus(h, len(key), sent, k) for k in wanted}
+                by_ref = cache[key] = _plus_stats(sent, key, self.order, wanted)
             per_hyp.append(by_ref)
         # all hypotheses' statistics for reference k as one integer of 8-byte fields, so
         # that an iteration's running total is one big-integer addition per sentence
@@ -496,27 +562,8 @@ class Scorer:
         if self.sentence_level:
             swapped = self.version == "plus-2016"
             for k, by_ref in enumerate(per_hyp):
-                self._per_sentence[k].append(spread(
-                    [_gleu(by_ref[r], swapped, smooth=True) for r in range(nrefs)]))
-
-    def _sentence_score(self, stats: Sequence[float]) -> float:
-        # the original code has no sentence scores for 2015; a sentence whose numerator a
-        # large λ makes negative scores 0 here instead of failing the whole run
-        if self.version == "2015" and any(x < 0 for x in stats[2::2]) and all(stats):
-            return 0.0
-        return self._final(stats)
-
-    def _final(self, stats: Sequence[float]) -> float:
-        if self.version == "2016" or any(x == 0 for x in stats):
-            return _gleu(stats, swapped=True)  # a zero statistic gives 0 before any log
-        for n, x in enumerate(stats[2::2], 1):
-            if x < 0:
-                raise ValueError(
-                    f"GLEU 2015 is undefined here: with λ={_number(self.lam or 0)} the "
-                    f"numerator of the {n}-gram precision is negative ({x:g}); the "
-                    "reference code crashes (math domain error); use a smaller λ")
-        # 2015 averages the logs with a fixed ¼ whatever the order (spec §11.1)
-        return _gleu(stats, swapped=True)
+                self._per_sentence[k].append(
+                    _plus_sentence([by_ref[r] for r in range(nrefs)], swapped))
 
     def results(self) -> list[tuple[float, Spread | None, tuple[float | Spread, ...]]]:
         """Per hypothesis ``(score, spread, sentence_scores)``; ``spread`` is ``None``
@@ -528,7 +575,8 @@ class Scorer:
         out: list[tuple[float, Spread | None, tuple[float | Spread, ...]]] = []
         if not self.plus:
             for k in range(self.hypotheses):
-                out.append((self._final(self._totals[k]), None, tuple(self._per_sentence[k])))
+                out.append((_final(self.version, self.lam, self._totals[k]), None,
+                            tuple(self._per_sentence[k])))
             return out
         width = 2 * self.order + 2
         used = self._packed if self.max_refs > 1 else self._packed[:1]
@@ -748,26 +796,22 @@ def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | 
         yield from _mixed_references(gold, gold_format, max_references, notes)
         return
     from gecformats import formats
-    from gecformats.convert.extract import ExtractionReport, noop_beside_edits, to_parallel
+    from gecformats.convert.extract import ExtractionReport, to_parallel
 
     modules = [formats.get(gold_format or formats.infer(g)) for g in gold]
     for g, module in zip(gold, modules):
-        if module.UNIT != "token":
-            raise GecFormatError(f"references are generated from M2 or I-measure XML gold, "
-                                 f"not {module.NAME}", source_name(g))
+        _check_token_level(module, g)
     # pass 1: the annotators of each file, so that every sentence has the same references,
     # and how the file marks an annotator who changed nothing (for absent="auto")
     ids = []
     policies: list[str] = []
     autos: list[str] = []
     for g, module in zip(gold, modules):
-        seen: set[int] = set()
-        explicit = False
+        scan = _AnnotatorScan()
         for sentence in module.read(g):
-            seen.update(k for k in sentence.annotators if k >= 0)
-            explicit = explicit or noop_beside_edits(sentence)
-        ids.append(sorted(seen) or [0])
-        autos.append("first" if explicit else "source")
+            scan.add(sentence)
+        ids.append(scan.ids())
+        autos.append(scan.auto())
         policies.append(absent if absent != "auto" else autos[-1])
     reports = [ExtractionReport() for _ in gold]
     streams = [(source_name(g), module.read(g)) for g, module in zip(gold, modules)]
@@ -782,69 +826,145 @@ def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | 
             parallel = to_parallel(sentence, report=report, number=number)
             if source is None:
                 source = parallel.source
-            present = [t for t in parallel.references if t is not None]
-            for k in known:
-                text = parallel.references[k] if k < len(parallel.references) else None
-                if text is None:
-                    # no A line at all: nobody corrected anything; else one annotator is missing
-                    if present and any(t != parallel.source for t in present):
-                        filled[source_name(g)] += 1
-                        policy_of[source_name(g)] = policy
-                        auto_of[source_name(g)] = auto
-                        text = present[0] if policy == "first" else parallel.source
-                    else:
-                        text = parallel.source
-                refs.append(text)
+            texts, count = _annotator_references(parallel, known, policy)
+            if count:
+                filled[source_name(g)] += count
+                policy_of[source_name(g)] = policy
+                auto_of[source_name(g)] = auto
+            refs.extend(texts)
         yield source or "", refs
     for name, count in filled.items():
         policy = policy_of[name]
         if filled_as is not None:
             filled_as.add(policy)
-        what = "the first annotator's correction" if policy == "first" else "the source"
-        if absent != "auto" and policy == auto_of[name]:
-            why = ""
-        elif absent != "auto":  # asked for what the file's noop lines speak against
-            why = (" (the file writes 'noop' for an annotator who changed nothing, so a missing "
-                   "one repeats another's edits, as the CoNLL-2014 combined file omits "
-                   "annotator 1 where its edits equal annotator 0's; the 'first' policy, the "
-                   "default (auto) for this file, restores them)" if policy == "source" else
-                   " (the file never writes 'noop' beside another annotator's edits: a missing "
-                   "annotator may mean no change; --absent source, the default (auto) for "
-                   "this file, takes the source)")
-        elif policy == "first":
-            why = (" (--absent auto: the file writes 'noop' for an annotator who changed "
-                   "nothing, so a missing one repeats another's edits, as the CoNLL-2014 "
-                   "combined file omits annotator 1 where its edits equal annotator 0's; "
-                   "--absent source to take the source)")
-        else:
-            why = (" (--absent auto: the file never writes 'noop' beside another annotator's "
-                   "edits, so a missing annotator is taken to have changed nothing; --absent "
-                   "first if the file leaves out duplicate edit lists, as the CoNLL-2014 "
-                   "combined file does)")
-        notes.append(f"{name}: {count} references of annotators missing from a sentence where "
-                     f"another annotator made edits were taken as {what}{why}")
+        notes.append(_filled_note(name, count, policy, auto_of[name], absent))
     for g, report in zip(gold, reports):
-        for what, count in sorted(report.counts.items()):
-            notes.append(f"{source_name(g)}: {count} {what} (e.g. {report.examples[what][0]})")
+        notes.extend(_report_notes(source_name(g), report))
+
+
+def _check_token_level(module: Any, gold: str | os.PathLike[str]) -> None:
+    if getattr(module, "UNIT", "token") != "token":
+        raise GecFormatError(f"references are generated from M2 or I-measure XML gold, "
+                             f"not {module.NAME}", source_name(gold))
+
+
+class _AnnotatorScan:
+    """A first pass over a gold file: its annotator ids, and whether it writes ``noop``
+    lines beside other annotators' edits (which decides ``absent="auto"``)."""
+
+    def __init__(self) -> None:
+        self.seen: set[int] = set()
+        self.explicit = False
+
+    def add(self, sentence: Any) -> None:
+        """Take one gold sentence (a :class:`gecformats.model.Sentence`) into account."""
+        from gecformats.convert.extract import noop_beside_edits
+
+        self.seen.update(k for k in sentence.annotators if k >= 0)
+        self.explicit = self.explicit or noop_beside_edits(sentence)
+
+    def ids(self) -> list[int]:
+        """The annotators of the file, ascending (``[0]`` for a file without any)."""
+        return sorted(self.seen) or [0]
+
+    def auto(self) -> str:
+        """The policy ``absent="auto"`` takes for this file."""
+        return "first" if self.explicit else "source"
+
+
+def _annotator_references(parallel: Any, known: Sequence[int], policy: str
+                          ) -> tuple[list[str], int]:
+    """One sentence's references, one per annotator of ``known`` (a
+    :class:`gecformats.model.Parallel`'s texts), and how many of them were filled in for an
+    absent annotator by ``policy`` (``first`` or ``source``) because another annotator made
+    edits (a sentence without any edit gives the source for everyone, not counted)."""
+    present = [t for t in parallel.references if t is not None]
+    changed = bool(present) and any(t != parallel.source for t in present)
+    refs: list[str] = []
+    filled = 0
+    for k in known:
+        text = parallel.references[k] if k < len(parallel.references) else None
+        if text is None:
+            # no A line at all: nobody corrected anything; else one annotator is missing
+            if changed:
+                filled += 1
+                text = present[0] if policy == "first" else parallel.source
+            else:
+                text = parallel.source
+        refs.append(text)
+    return refs, filled
+
+
+def _filled_note(name: str, count: int, policy: str, auto: str, absent: str) -> str:
+    """The note on the ``count`` references of absent annotators of gold file ``name``
+    filled in by ``policy`` (``absent`` as asked, ``auto`` the file's default)."""
+    what = "the first annotator's correction" if policy == "first" else "the source"
+    if absent != "auto" and policy == auto:
+        why = ""
+    elif absent != "auto":  # asked for what the file's noop lines speak against
+        why = (" (the file writes 'noop' for an annotator who changed nothing, so a missing "
+               "one repeats another's edits, as the CoNLL-2014 combined file omits "
+               "annotator 1 where its edits equal annotator 0's; the 'first' policy, the "
+               "default (auto) for this file, restores them)" if policy == "source" else
+               " (the file never writes 'noop' beside another annotator's edits: a missing "
+               "annotator may mean no change; --absent source, the default (auto) for "
+               "this file, takes the source)")
+    elif policy == "first":
+        why = (" (--absent auto: the file writes 'noop' for an annotator who changed "
+               "nothing, so a missing one repeats another's edits, as the CoNLL-2014 "
+               "combined file omits annotator 1 where its edits equal annotator 0's; "
+               "--absent source to take the source)")
+    else:
+        why = (" (--absent auto: the file never writes 'noop' beside another annotator's "
+               "edits, so a missing annotator is taken to have changed nothing; --absent "
+               "first if the file leaves out duplicate edit lists, as the CoNLL-2014 "
+               "combined file does)")
+    return (f"{name}: {count} references of annotators missing from a sentence where "
+            f"another annotator made edits were taken as {what}{why}")
+
+
+def _report_notes(name: str, report: Any) -> list[str]:
+    """The notes of an :class:`~gecformats.convert.extract.ExtractionReport` of gold file
+    ``name`` (edits left out, ...)."""
+    return [f"{name}: {count} {what} (e.g. {report.examples[what][0]})"
+            for what, count in sorted(report.counts.items())]
 
 
 def _mixed_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | None,
                       max_references: int, notes: list[str]) -> Iterator[tuple[str, list[str]]]:
-    from gecformats.convert.refs import bound, read, references
+    from gecformats.convert.refs import read
 
     streams = [(source_name(g), read(g, gold_format)) for g in gold]
     capped: list[str] = []
     for number, row in enumerate(_lockstep(streams), 1):
         refs: list[str] = []
         for g, ls in zip(gold, row):
-            found = list(references(ls, max=max_references))
-            if len(found) == max_references and bound(ls) > max_references:
-                capped.append(f"sentence {number} of {source_name(g)} (up to {bound(ls)})")
+            found, up_to = _mixed_of(ls, max_references)
+            if up_to:
+                capped.append(f"sentence {number} of {source_name(g)} (up to {up_to})")
             refs.extend(found)
         yield " ".join(row[0].source), refs
     if capped:
-        notes.append(f"{len(capped)} sentences have more than {max_references} mixed references;"
-                     f" the first {max_references} were used, e.g. {capped[0]}")
+        notes.append(_capped_note(capped, max_references))
+
+
+def _mixed_of(loci: Any, max_references: int) -> tuple[list[str], int]:
+    """The first ``max_references`` mixed references of a
+    :class:`~gecformats.convert.loci.LocusSentence`, and the bound of their number when
+    more were left out (else 0)."""
+    from gecformats.convert.refs import bound, references
+
+    found = list(references(loci, max=max_references))
+    if len(found) == max_references:
+        up_to = bound(loci)
+        if up_to > max_references:
+            return found, up_to
+    return found, 0
+
+
+def _capped_note(capped: Sequence[str], max_references: int) -> str:
+    return (f"{len(capped)} sentences have more than {max_references} mixed references;"
+            f" the first {max_references} were used, e.g. {capped[0]}")
 
 
 def format_text(run: Run, *, ci: bool = False) -> str:
@@ -871,3 +991,4 @@ def _score_text(score: float | Spread, plus: bool, ci: bool) -> str:
         text = f"{score.mean:f}"
         return text + f"\t{score.std:f}\t({score.low:.3f},{score.high:.3f})" if ci else text
     return f"{score:f}" if plus else f"{score:.12g}"
+
