@@ -37,6 +37,18 @@ In memory, with GLEU+ (the default) and references generated per sentence:
 ...            [["She has an apple ."]])
 >>> round(run.results[0].score, 4), run.signature.iterations
 (0.484, 500)
+
+As a :class:`~gecformats.metrics.base.Metric` (:class:`GleuMetric`), with references
+generated from a gold file, as the evaluation pipeline calls it:
+
+>>> from gecformats.formats import m2
+>>> metric = GleuMetric(version="2016")
+>>> metric.setup("fixtures/gleu/gold.m2")
+>>> gold = next(m2.read("fixtures/gleu/gold.m2"))
+>>> line = "He goes to school every day ."
+>>> stats = metric.sentence(metric.prepare(gold), Hypothesis(tuple(line.split()), line))
+>>> stats[:4], round(metric.corpus([stats]).values[0], 4)
+((7, 7, 9.0, 9), 1.0)
 """
 
 from __future__ import annotations
@@ -49,12 +61,14 @@ from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gecformats import __version__
 from gecformats.errors import GecFormatError
 from gecformats.io import binary_lines, lockstep, open_binary, source_name
+from gecformats.metrics.base import Hypothesis, Metric, Totals
+from gecformats.model import Sentence
 
 VERSIONS: dict[str, str] = {
     "2015": "24c806a",
@@ -992,3 +1006,351 @@ def _score_text(score: float | Spread, plus: bool, ci: bool) -> str:
         return text + f"\t{score.std:f}\t({score.low:.3f},{score.high:.3f})" if ci else text
     return f"{score:f}" if plus else f"{score:.12g}"
 
+
+# ------------------------------------------------------------------ the metric interface
+
+
+@dataclass
+class GleuMetric(Metric):
+    """GLEU as a :class:`~gecformats.metrics.base.Metric`: references generated from a
+    token-level gold file (M2, I-measure XML), every version bit for bit.
+
+    The gold is read twice: :meth:`setup` makes a first pass over the file (the annotator
+    ids, so that every sentence has one reference per annotator of the file; the policy
+    ``absent="auto"`` takes; the notes and the signature), then the pipeline reads it
+    again, sentence by sentence, for :meth:`prepare`.
+
+    Statistics (:meth:`sentence`), plain tuples of numbers, ``width = 2·order + 2``:
+
+    * ``2015``/``2016``: one tuple ``(hlen, rlen, num_1, den_1, …, num_order,
+      den_order)`` of the hypothesis against all references (numerators are floats: λ);
+    * GLEU+: one such tuple of ints per reference, in reference order (``R_t`` of them for
+      sentence ``t``): the hypothesis against that reference alone.
+
+    Corpus step (:meth:`corpus`): ``2015``/``2016`` sum the statistics (sentence ``i``
+    ``weights[i]`` times, as ``weights[i]·stats[i]``, in corpus order) and take the GLEU of
+    the sums.  GLEU+ runs ``J = iterations`` iterations (1 when no sentence has two
+    references, as the reference code); iteration ``j`` draws for the sentence at corpus
+    position ``t`` the reference ``int(u_j[t]·R_t)``, ``u_j`` being the stream of
+    ``random.Random(j·101).random()`` (one number per sentence, in corpus order), and its
+    totals are ``Σ_t weights[t]·stats[t][d_j(t)]``; the score is the mean over iterations
+    (NumPy's pairwise sum, as :func:`spread`).  With all weights 1 this is the reference
+    code's score.  With bootstrap weights the draws stay attached to the corpus positions:
+    every copy of sentence ``t`` in a resample uses the draw ``d_j(t)`` of position ``t``,
+    i.e. the resample is a resampling of the per-iteration sufficient statistics (as
+    sacrebleu resamples BLEU's), not a rescoring of a resampled file, which would draw
+    anew for the resample's positions.
+
+    Args:
+        version, lam, order, iterations: as :class:`Scorer` (CLI ``--version --lambda
+            --order --iterations``).
+        mixed: every mixed reference of the gold's loci instead of one per annotator
+            (``--mixed``).
+        absent: what stands in for an annotator absent from a sentence (:data:`ABSENT`,
+            ``--absent``).
+        max_references: with ``mixed``, the most references of one sentence
+            (``--max-references``).
+        gold_format: the gold's format, as the pipeline reads it (default: from its
+            suffix or first bytes, :func:`gecformats.formats.infer_input`).
+
+    Raises:
+        ValueError: an unknown version or absent policy, an option the version does not
+            have, ``max_references`` < 1.
+    """
+
+    version: str = DEFAULT_VERSION
+    lam: float | None = None
+    order: int = ORDER
+    iterations: int | None = None
+    mixed: bool = False
+    absent: str = "auto"
+    max_references: int = 10_000
+    gold_format: str | None = None
+    _known: tuple[int, ...] | None = field(default=None, init=False, repr=False)
+    _policy: str = field(default="source", init=False, repr=False)
+    _refs: int = field(default=0, init=False, repr=False)
+    _kind: str = field(default="annotators", init=False, repr=False)
+    _notes: tuple[str, ...] = field(default=(), init=False, repr=False)
+    _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False,
+                                   compare=False)
+
+    name = "gleu"
+    label = "GLEU"
+    columns = ("gleu",)
+    main = "gleu"
+    options = frozenset({"version", "lambda", "order", "iterations", "mixed", "absent",
+                         "max-references"})
+
+    def __post_init__(self) -> None:
+        self._plus, self._lam, self._iterations = _check_options(
+            self.version, self.lam, self.order, self.iterations)
+        if self.absent not in ABSENT:
+            raise ValueError(f"unknown absent-annotator policy {self.absent!r} "
+                             f"(known: {', '.join(ABSENT)})")
+        if self.max_references < 1:
+            raise ValueError(f"max_references must be at least 1, not {self.max_references}")
+        self._kind = "mixed" if self.mixed else "annotators"
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_cache"] = {}  # random streams and draws: rebuilt where needed
+        return state
+
+    # ------------------------------------------------------------ the gold
+
+    def setup(self, gold: str) -> None:
+        """The first pass over the gold file: its annotator ids and ``auto`` policy, the
+        references' count and the notes (absent annotators filled in, edits left out,
+        mixed references capped).
+
+        Raises:
+            UsageError: the gold is standard input (it is read twice).
+            GecFormatError: malformed gold, not token-level, or (``mixed``) an edit out of
+                range.
+        """
+        from gecformats import formats
+        from gecformats.errors import UsageError
+
+        gold = os.fspath(gold)
+        if gold == "-":
+            raise UsageError("GLEU reads the gold twice (its annotators first): give a file, "
+                             "not standard input", "-")
+        module = formats.get(self.gold_format or formats.infer_input(gold))
+        _check_token_level(module, gold)
+        name = source_name(gold)
+        if self.mixed:
+            self._setup_mixed(module.read(gold), name)
+        else:
+            self._setup_annotators(module.read(gold), name)
+
+    def _setup_annotators(self, sentences: Iterable[Sentence], name: str) -> None:
+        from gecformats.convert.extract import ExtractionReport, to_parallel
+
+        scan = _AnnotatorScan()
+        report = ExtractionReport()
+        changed = present = 0
+        for number, sentence in enumerate(sentences, 1):
+            scan.add(sentence)
+            parallel = to_parallel(sentence, report=report, number=number)
+            texts = [t for t in parallel.references if t is not None]
+            if texts and any(t != parallel.source for t in texts):
+                changed += 1
+                present += len(texts)
+        known = scan.ids()
+        auto = scan.auto()
+        policy = self.absent if self.absent != "auto" else auto
+        # every annotator of the file absent from a sentence where another made edits
+        filled = changed * len(known) - present
+        notes = [_filled_note(name, filled, policy, auto, self.absent)] if filled else []
+        self._known, self._policy, self._refs = tuple(known), policy, len(known)
+        self._kind = "annotators" + (f"+absent-{policy}" if filled else "")
+        self._notes = tuple(notes + _report_notes(name, report))
+
+    def _setup_mixed(self, sentences: Iterable[Sentence], name: str) -> None:
+        capped: list[str] = []
+        most = 0
+        for number, sentence in enumerate(sentences, 1):
+            try:
+                loci = _sentence_loci(sentence)
+            except GecFormatError as exc:
+                raise GecFormatError(f"sentence {number}: {exc.message}", name,
+                                     kind=exc.kind) from None
+            found, up_to = _mixed_of(loci, self.max_references)
+            most = max(most, len(found))
+            if up_to:
+                capped.append(f"sentence {number} of {name} (up to {up_to})")
+        self._refs = most
+        self._notes = (_capped_note(capped, self.max_references),) if capped else ()
+
+    def prepare(self, gold: Sentence) -> _Sentence:
+        """The sentence's source and references as GLEU tokens, with their n-grams.
+
+        Raises:
+            GecFormatError: (``mixed``) an edit out of range, too many alternatives.
+            ValueError: :meth:`setup` was not called first (one reference per annotator).
+        """
+        if self.mixed:
+            refs, _ = _mixed_of(_sentence_loci(gold), self.max_references)
+            source = " ".join(gold.source)
+        else:
+            from gecformats.convert.extract import to_parallel
+
+            if self._known is None:
+                raise ValueError("GleuMetric.setup(gold) must read the gold file before "
+                                 "prepare(): the references are one per annotator of the file")
+            parallel = to_parallel(gold)
+            refs, _ = _annotator_references(parallel, self._known, self._policy)
+            source = parallel.source
+        sent = _Sentence(tokens(source), [tokens(r) for r in refs], self.version, self.order)
+        if self._plus:
+            for k in range(len(refs)):  # once here, not once per system
+                sent.plus_counts(k)
+        return sent
+
+    # ------------------------------------------------------------ the two steps
+
+    def sentence(self, prepared: _Sentence, hypothesis: Hypothesis) -> tuple[Any, ...]:
+        """The statistics of the hypothesis (see the class): the raw line's bytes split on
+        ASCII white space, as the reference code."""
+        hyp = tokens(hypothesis.line.encode("utf-8", "surrogateescape"))
+        if self._plus:
+            refs = range(len(prepared.refs))
+            by_ref = _plus_stats(prepared, hyp, self.order, refs)
+            return tuple(tuple(by_ref[k]) for k in refs)
+        return tuple(_single_stats(prepared, hyp, self.version, self._lam or 0.0, self.order))
+
+    def corpus(self, stats: Sequence[Any], weights: Sequence[int] | None = None, *,
+               choices: bool = False) -> Totals:
+        """The corpus GLEU (see the class for the weights).  ``counts``: the summed
+        statistics (``2015``/``2016``) or the iterations run (GLEU+); ``extra`` (GLEU+):
+        ``std`` and ``ci95`` over iterations.  Every choice is 0 (GLEU chooses no
+        candidate: GLEU+ draws one per iteration).
+
+        Raises:
+            GecFormatError: GLEU 2015 with a λ that makes a summed numerator negative.
+        """
+        ws = [1] * len(stats) if weights is None else [int(w) for w in weights]
+        chosen = (0,) * len(stats) if choices and weights is None else ()
+        if self._plus:
+            values = self._plus_values(stats, ws)
+            s = spread(values)
+            return Totals((s.mean,), {"iterations": len(values)}, chosen,
+                          {"std": s.std, "ci95": (s.low, s.high)})
+        totals: list[float] = [0] * (2 * self.order + 2)
+        for s, w in zip(stats, ws):
+            if w == 1:
+                totals = list(map(operator.add, totals, s))
+            elif w:
+                totals = [t + w * v for t, v in zip(totals, s)]
+        try:
+            score = _final(self.version, self._lam, totals)
+        except ValueError as exc:
+            raise GecFormatError(str(exc)) from None
+        names = ["hlen", "rlen"] + [f"{kind}{n}" for n in range(1, self.order + 1)
+                                    for kind in ("num", "den")]
+        return Totals((score,), dict(zip(names, totals)), chosen)
+
+    def _plus_values(self, stats: Sequence[Sequence[Sequence[int]]], ws: Sequence[int]
+                     ) -> list[float]:
+        """GLEU+: the score of every iteration (all fields packed in one integer, so that
+        a total is one big-integer sum)."""
+        sizes = tuple(len(s) for s in stats)
+        runs = self.iterations_for(sizes)
+        width = 2 * self.order + 2
+        swapped = self.version == "plus-2016"
+        const = 0
+        varying: list[int] = []
+        for i, (s, w) in enumerate(zip(stats, ws)):
+            if w:
+                if all(v == s[0] for v in s):  # the same whatever the draw
+                    const += w * _pack(s[0])
+                else:
+                    varying.append(i)
+        if not varying:
+            return [_gleu(_unpack(const, width), swapped)] * runs
+        packs = [[_pack(v) for v in stats[i]] for i in varying]
+        wv = [ws[i] for i in varying]
+        values = []
+        for draws in self.draws(sizes, runs):
+            picked = map(operator.getitem, packs, map(draws.__getitem__, varying))
+            values.append(_gleu(_unpack(const + sum(map(operator.mul, wv, picked)), width),
+                                swapped))
+        return values
+
+    def iterations_for(self, sizes: Sequence[int]) -> int:
+        """GLEU+ iterations run for sentences with ``sizes`` references (1 when none has
+        two)."""
+        return (self._iterations or 1) if max(sizes, default=0) > 1 else 1
+
+    def uniforms(self, n: int, runs: int) -> list[list[float]]:
+        """The first ``n`` numbers of the streams ``random.Random(j·101).random()`` for
+        ``j < runs`` (kept and extended)."""
+        cache = self._cache.setdefault("uniforms", [])
+        while len(cache) < runs:
+            cache.append((random.Random(len(cache) * 101), []))
+        out = []
+        for rng, drawn in cache[:runs]:
+            if len(drawn) < n:
+                draw = rng.random
+                drawn += [draw() for _ in range(n - len(drawn))]
+            out.append(drawn[:n] if len(drawn) > n else drawn)
+        return out
+
+    def draws(self, sizes: Sequence[int], runs: int) -> list[list[int]]:
+        """Per iteration, the reference drawn for each sentence: ``int(u_j[t]·R_t)``
+        (Python 2's ``randint(0, R-1)`` for R < 2**53)."""
+        key = (tuple(sizes), runs)
+        last = self._cache.get("draws")
+        if last is None or last[0] != key:
+            us = self.uniforms(len(sizes), runs)
+            last = self._cache["draws"] = (key, [[int(u * r) for u, r in zip(stream, sizes)]
+                                                 for stream in us])
+        return last[1]
+
+    # ------------------------------------------------------------ the rest
+
+    def signature(self) -> str:
+        """As :class:`Signature` (``references`` and ``refs`` known after :meth:`setup`)."""
+        iterations = self.iterations_for([self._refs]) if self._plus else None
+        return str(Signature(self.version, self.order, self._lam, iterations, self._refs,
+                             self._kind))
+
+    def sentence_fields(self, stats: Any, choice: int) -> dict[str, Any]:
+        """``gleu``: the sentence's GLEU as ``gleu --sentence-level`` gives it (GLEU+: the
+        mean over its references of the smoothed GLEU, with their ``std``)."""
+        if self._plus:
+            s = _plus_sentence(stats, self.version == "plus-2016")
+            return {"gleu": s.mean, "std": s.std}
+        return {"gleu": _sentence_score(self.version, self._lam, stats)}
+
+    def warnings(self) -> list[str]:
+        """The notes of :meth:`setup`: references of absent annotators filled in, edits
+        left out, mixed references capped."""
+        return list(self._notes)
+
+    def resampler(self, stats: Sequence[Any]) -> Any:
+        """NumPy's corpus step over many weight vectors, bit for bit :meth:`corpus`
+        (:mod:`gecformats.metrics.gleu_resampling`)."""
+        from gecformats.metrics.gleu_resampling import Resampler
+
+        return Resampler(self, stats)
+
+    def swapper(self, a: Sequence[Any], b: Sequence[Any]) -> Any:
+        """NumPy's approximate-randomisation step, bit for bit :meth:`corpus`
+        (:mod:`gecformats.metrics.gleu_resampling`)."""
+        from gecformats.metrics.gleu_resampling import Swapper
+
+        return Swapper(self, a, b)
+
+
+def _pack(stats: Sequence[int]) -> int:
+    return int.from_bytes(array("Q", stats).tobytes(), "little")
+
+
+def _unpack(total: int, width: int) -> array:
+    fields = array("Q")
+    fields.frombytes(total.to_bytes(_FIELD * width, "little"))
+    return fields
+
+
+def _sentence_loci(sentence: Sentence) -> Any:
+    """The loci of a gold sentence (:func:`gecformats.convert.loci.loci_of`, grouped by
+    components), as :func:`gecformats.convert.refs.read` makes them.
+
+    Raises:
+        GecFormatError: an edit out of range, too many alternatives in one locus.
+    """
+    from gecformats.convert.loci import loci_of
+
+    size = len(sentence.source)
+    for annotator, edits in sentence.annotators.items():
+        for e in edits:
+            if not 0 <= e.start <= e.end <= size:
+                raise GecFormatError(
+                    f"annotator {annotator}, edit {e.start} {e.end} does not fit the "
+                    f"sentence's {size} tokens (no reference can apply it)",
+                    kind="offset-out-of-range")
+    try:
+        return loci_of(sentence)
+    except ValueError as exc:
+        raise GecFormatError(str(exc)) from None
