@@ -37,6 +37,18 @@ In memory, with GLEU+ (the default) and references generated per sentence:
 ...            [["She has an apple ."]])
 >>> round(run.results[0].score, 4), run.signature.iterations
 (0.484, 500)
+
+As a :class:`~gecformats.metrics.base.Metric` (:class:`GleuMetric`), with references
+generated from a gold file, as the evaluation pipeline calls it:
+
+>>> from gecformats.formats import m2
+>>> metric = GleuMetric(version="2016")
+>>> metric.setup("fixtures/gleu/gold.m2")
+>>> gold = next(m2.read("fixtures/gleu/gold.m2"))
+>>> line = "He goes to school every day ."
+>>> stats = metric.sentence(metric.prepare(gold), Hypothesis(tuple(line.split()), line))
+>>> stats[:4], round(metric.corpus([stats]).values[0], 4)
+((7, 7, 9.0, 9), 1.0)
 """
 
 from __future__ import annotations
@@ -49,12 +61,14 @@ from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gecformats import __version__
 from gecformats.errors import GecFormatError
 from gecformats.io import binary_lines, lockstep, open_binary, source_name
+from gecformats.metrics.base import Hypothesis, Metric, Totals
+from gecformats.model import Sentence
 
 VERSIONS: dict[str, str] = {
     "2015": "24c806a",
@@ -384,6 +398,88 @@ def _stats_plus(h: list[Counts], hlen: int, sent: _Sentence, k: int) -> list[int
     return stats
 
 
+def _hypothesis_ngrams(hyp: Tokens, order: int) -> list[Counts]:
+    return [ngram_counts(hyp, n) for n in range(1, order + 1)]
+
+
+def _single_stats(sent: _Sentence, hyp: Tokens, version: str, lam: float, order: int
+                  ) -> list[float]:
+    """The statistics ``[hlen, rlen, num1, den1, ...]`` of hypothesis ``hyp`` against
+    ``sent`` for versions ``2015`` and ``2016`` (all references at once)."""
+    stats_of = _stats_2015 if version == "2015" else _stats_2016
+    return stats_of(_hypothesis_ngrams(hyp, order), len(hyp), sent, lam)
+
+
+def _plus_stats(sent: _Sentence, hyp: Tokens, order: int, refs: Iterable[int]
+                ) -> dict[int, list[int]]:
+    """GLEU+: per reference ``k`` of ``refs``, the statistics ``[hlen, rlen_k, num1, den1,
+    ...]`` of hypothesis ``hyp`` against ``sent``'s source and reference ``k`` alone."""
+    h = _hypothesis_ngrams(hyp, order)
+    return {k: _stats_plus(h, len(hyp), sent, k) for k in refs}
+
+
+def _final(version: str, lam: float | None, stats: Sequence[float]) -> float:
+    """The corpus GLEU of summed statistics for versions ``2015`` and ``2016``.
+
+    Raises:
+        ValueError: version ``2015`` with a negative numerator and no zero statistic (the
+            reference code crashes).
+    """
+    if version == "2016" or any(x == 0 for x in stats):
+        return _gleu(stats, swapped=True)  # a zero statistic gives 0 before any log
+    for n, x in enumerate(stats[2::2], 1):
+        if x < 0:
+            raise ValueError(
+                f"GLEU 2015 is undefined here: with λ={_number(lam or 0)} the "
+                f"numerator of the {n}-gram precision is negative ({x:g}); the "
+                "reference code crashes (math domain error); use a smaller λ")
+    # 2015 averages the logs with a fixed ¼ whatever the order (spec §11.1)
+    return _gleu(stats, swapped=True)
+
+
+def _sentence_score(version: str, lam: float | None, stats: Sequence[float]) -> float:
+    """A sentence's GLEU for versions ``2015`` and ``2016``: its statistics alone,
+    unsmoothed."""
+    # the original code has no sentence scores for 2015; a sentence whose numerator a
+    # large λ makes negative scores 0 here instead of failing the whole run
+    if version == "2015" and any(x < 0 for x in stats[2::2]) and all(stats):
+        return 0.0
+    return _final(version, lam, stats)
+
+
+def _plus_sentence(by_ref: Sequence[Sequence[int]], swapped: bool) -> Spread:
+    """A sentence's GLEU+: the :class:`Spread` over its references of the smoothed
+    sentence GLEU, as the reference code's ``-d`` prints it."""
+    return spread([_gleu(stats, swapped, smooth=True) for stats in by_ref])
+
+
+def _check_options(version: str, lam: float | None, order: int, iterations: int | None
+                   ) -> tuple[bool, float | None, int | None]:
+    """``(plus, lam, iterations)`` with their defaults filled in (``None`` where the
+    version has no such option).
+
+    Raises:
+        ValueError: an unknown version or an option the version does not have.
+    """
+    if version not in VERSIONS:
+        raise ValueError(f"unknown GLEU version {version!r} (known: {', '.join(VERSIONS)})")
+    plus = version.startswith("plus")
+    if plus and lam is not None:
+        raise ValueError(f"GLEU {version} has no λ (only versions 2015 and 2016 do)")
+    if not plus and iterations is not None:
+        raise ValueError(f"GLEU {version} does not sample: iterations are for GLEU+ only")
+    if version != "2015" and order != ORDER:
+        raise ValueError(f"GLEU {version} always uses n-grams up to 4 (only 2015 has -n)")
+    if order < 1:
+        raise ValueError(f"the n-gram order must be at least 1, not {order}")
+    if lam is not None and not (math.isfinite(lam) and lam >= 0):
+        raise ValueError(f"λ must be a finite number ≥ 0, not {lam}")
+    if iterations is not None and iterations < 1:
+        raise ValueError(f"iterations must be at least 1, not {iterations}")
+    return plus, (None if plus else float(lam or 0)), \
+        ((iterations or DEFAULT_ITERATIONS) if plus else None)
+
+
 # ------------------------------------------------------------------ corpus accumulation
 
 
@@ -410,26 +506,12 @@ class Scorer:
     def __init__(self, hypotheses: int, *, version: str = DEFAULT_VERSION,
                  lam: float | None = None, order: int = ORDER, iterations: int | None = None,
                  sentence_level: bool = False) -> None:
-        if version not in VERSIONS:
-            raise ValueError(f"unknown GLEU version {version!r} (known: {', '.join(VERSIONS)})")
-        plus = version.startswith("plus")
-        if plus and lam is not None:
-            raise ValueError(f"GLEU {version} has no λ (only versions 2015 and 2016 do)")
-        if not plus and iterations is not None:
-            raise ValueError(f"GLEU {version} does not sample: iterations are for GLEU+ only")
-        if version != "2015" and order != ORDER:
-            raise ValueError(f"GLEU {version} always uses n-grams up to 4 (only 2015 has -n)")
-        if order < 1:
-            raise ValueError(f"the n-gram order must be at least 1, not {order}")
-        if lam is not None and not (math.isfinite(lam) and lam >= 0):
-            raise ValueError(f"λ must be a finite number ≥ 0, not {lam}")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        plus, lam, iterations = _check_options(version, lam, order, iterations)
         self.version = version
         self.plus = plus
-        self.lam = None if plus else float(lam or 0)
+        self.lam = lam
         self.order = order
-        self.iterations = (iterations or DEFAULT_ITERATIONS) if plus else None
+        self.iterations = iterations
         self.hypotheses = hypotheses
         self.sentence_level = sentence_level
         self.sentences = 0
@@ -460,19 +542,18 @@ class Scorer:
         if self.plus:
             self._add_plus(sent, hypotheses)
             return
-        stats_of = _stats_2015 if self.version == "2015" else _stats_2016
         seen: dict[tuple[bytes, ...], list[float]] = {}
         for k, hyp in enumerate(hypotheses):
             key = tuple(hyp)
             stats = seen.get(key)
             if stats is None:
-                h = [ngram_counts(key, n) for n in range(1, self.order + 1)]
-                stats = seen[key] = stats_of(h, len(key), sent, self.lam or 0.0)
+                stats = seen[key] = _single_stats(sent, key, self.version, self.lam or 0.0,
+                                                  self.order)
             totals = self._totals[k]
             for i, value in enumerate(stats):
                 totals[i] = totals[i] + value
             if self.sentence_level:
-                self._per_sentence[k].append(self._sentence_score(stats))
+                self._per_sentence[k].append(_sentence_score(self.version, self.lam, stats))
 
     def _add_plus(self, sent: _Sentence, hypotheses: Sequence[Sequence[bytes]]) -> None:
         nrefs = len(sent.refs)
@@ -485,8 +566,7 @@ class Scorer:
             key = tuple(hyp)
             by_ref = cache.get(key)
             if by_ref is None:
-                h = [ngram_counts(key, n) for n in range(1, self.order + 1)]
-                by_ref = cache[key] = {k: _stats_plus(h, len(key), sent, k) for k in wanted}
+                by_ref = cache[key] = _plus_stats(sent, key, self.order, wanted)
             per_hyp.append(by_ref)
         # all hypotheses' statistics for reference k as one integer of 8-byte fields, so
         # that an iteration's running total is one big-integer addition per sentence
@@ -496,27 +576,8 @@ class Scorer:
         if self.sentence_level:
             swapped = self.version == "plus-2016"
             for k, by_ref in enumerate(per_hyp):
-                self._per_sentence[k].append(spread(
-                    [_gleu(by_ref[r], swapped, smooth=True) for r in range(nrefs)]))
-
-    def _sentence_score(self, stats: Sequence[float]) -> float:
-        # the original code has no sentence scores for 2015; a sentence whose numerator a
-        # large λ makes negative scores 0 here instead of failing the whole run
-        if self.version == "2015" and any(x < 0 for x in stats[2::2]) and all(stats):
-            return 0.0
-        return self._final(stats)
-
-    def _final(self, stats: Sequence[float]) -> float:
-        if self.version == "2016" or any(x == 0 for x in stats):
-            return _gleu(stats, swapped=True)  # a zero statistic gives 0 before any log
-        for n, x in enumerate(stats[2::2], 1):
-            if x < 0:
-                raise ValueError(
-                    f"GLEU 2015 is undefined here: with λ={_number(self.lam or 0)} the "
-                    f"numerator of the {n}-gram precision is negative ({x:g}); the "
-                    "reference code crashes (math domain error); use a smaller λ")
-        # 2015 averages the logs with a fixed ¼ whatever the order (spec §11.1)
-        return _gleu(stats, swapped=True)
+                self._per_sentence[k].append(
+                    _plus_sentence([by_ref[r] for r in range(nrefs)], swapped))
 
     def results(self) -> list[tuple[float, Spread | None, tuple[float | Spread, ...]]]:
         """Per hypothesis ``(score, spread, sentence_scores)``; ``spread`` is ``None``
@@ -528,7 +589,8 @@ class Scorer:
         out: list[tuple[float, Spread | None, tuple[float | Spread, ...]]] = []
         if not self.plus:
             for k in range(self.hypotheses):
-                out.append((self._final(self._totals[k]), None, tuple(self._per_sentence[k])))
+                out.append((_final(self.version, self.lam, self._totals[k]), None,
+                            tuple(self._per_sentence[k])))
             return out
         width = 2 * self.order + 2
         used = self._packed if self.max_refs > 1 else self._packed[:1]
@@ -748,26 +810,22 @@ def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | 
         yield from _mixed_references(gold, gold_format, max_references, notes)
         return
     from gecformats import formats
-    from gecformats.convert.extract import ExtractionReport, noop_beside_edits, to_parallel
+    from gecformats.convert.extract import ExtractionReport, to_parallel
 
     modules = [formats.get(gold_format or formats.infer(g)) for g in gold]
     for g, module in zip(gold, modules):
-        if module.UNIT != "token":
-            raise GecFormatError(f"references are generated from M2 or I-measure XML gold, "
-                                 f"not {module.NAME}", source_name(g))
+        _check_token_level(module, g)
     # pass 1: the annotators of each file, so that every sentence has the same references,
     # and how the file marks an annotator who changed nothing (for absent="auto")
     ids = []
     policies: list[str] = []
     autos: list[str] = []
     for g, module in zip(gold, modules):
-        seen: set[int] = set()
-        explicit = False
+        scan = _AnnotatorScan()
         for sentence in module.read(g):
-            seen.update(k for k in sentence.annotators if k >= 0)
-            explicit = explicit or noop_beside_edits(sentence)
-        ids.append(sorted(seen) or [0])
-        autos.append("first" if explicit else "source")
+            scan.add(sentence)
+        ids.append(scan.ids())
+        autos.append(scan.auto())
         policies.append(absent if absent != "auto" else autos[-1])
     reports = [ExtractionReport() for _ in gold]
     streams = [(source_name(g), module.read(g)) for g, module in zip(gold, modules)]
@@ -782,69 +840,145 @@ def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | 
             parallel = to_parallel(sentence, report=report, number=number)
             if source is None:
                 source = parallel.source
-            present = [t for t in parallel.references if t is not None]
-            for k in known:
-                text = parallel.references[k] if k < len(parallel.references) else None
-                if text is None:
-                    # no A line at all: nobody corrected anything; else one annotator is missing
-                    if present and any(t != parallel.source for t in present):
-                        filled[source_name(g)] += 1
-                        policy_of[source_name(g)] = policy
-                        auto_of[source_name(g)] = auto
-                        text = present[0] if policy == "first" else parallel.source
-                    else:
-                        text = parallel.source
-                refs.append(text)
+            texts, count = _annotator_references(parallel, known, policy)
+            if count:
+                filled[source_name(g)] += count
+                policy_of[source_name(g)] = policy
+                auto_of[source_name(g)] = auto
+            refs.extend(texts)
         yield source or "", refs
     for name, count in filled.items():
         policy = policy_of[name]
         if filled_as is not None:
             filled_as.add(policy)
-        what = "the first annotator's correction" if policy == "first" else "the source"
-        if absent != "auto" and policy == auto_of[name]:
-            why = ""
-        elif absent != "auto":  # asked for what the file's noop lines speak against
-            why = (" (the file writes 'noop' for an annotator who changed nothing, so a missing "
-                   "one repeats another's edits, as the CoNLL-2014 combined file omits "
-                   "annotator 1 where its edits equal annotator 0's; the 'first' policy, the "
-                   "default (auto) for this file, restores them)" if policy == "source" else
-                   " (the file never writes 'noop' beside another annotator's edits: a missing "
-                   "annotator may mean no change; --absent source, the default (auto) for "
-                   "this file, takes the source)")
-        elif policy == "first":
-            why = (" (--absent auto: the file writes 'noop' for an annotator who changed "
-                   "nothing, so a missing one repeats another's edits, as the CoNLL-2014 "
-                   "combined file omits annotator 1 where its edits equal annotator 0's; "
-                   "--absent source to take the source)")
-        else:
-            why = (" (--absent auto: the file never writes 'noop' beside another annotator's "
-                   "edits, so a missing annotator is taken to have changed nothing; --absent "
-                   "first if the file leaves out duplicate edit lists, as the CoNLL-2014 "
-                   "combined file does)")
-        notes.append(f"{name}: {count} references of annotators missing from a sentence where "
-                     f"another annotator made edits were taken as {what}{why}")
+        notes.append(_filled_note(name, count, policy, auto_of[name], absent))
     for g, report in zip(gold, reports):
-        for what, count in sorted(report.counts.items()):
-            notes.append(f"{source_name(g)}: {count} {what} (e.g. {report.examples[what][0]})")
+        notes.extend(_report_notes(source_name(g), report))
+
+
+def _check_token_level(module: Any, gold: str | os.PathLike[str]) -> None:
+    if getattr(module, "UNIT", "token") != "token":
+        raise GecFormatError(f"references are generated from M2 or I-measure XML gold, "
+                             f"not {module.NAME}", source_name(gold))
+
+
+class _AnnotatorScan:
+    """A first pass over a gold file: its annotator ids, and whether it writes ``noop``
+    lines beside other annotators' edits (which decides ``absent="auto"``)."""
+
+    def __init__(self) -> None:
+        self.seen: set[int] = set()
+        self.explicit = False
+
+    def add(self, sentence: Any) -> None:
+        """Take one gold sentence (a :class:`gecformats.model.Sentence`) into account."""
+        from gecformats.convert.extract import noop_beside_edits
+
+        self.seen.update(k for k in sentence.annotators if k >= 0)
+        self.explicit = self.explicit or noop_beside_edits(sentence)
+
+    def ids(self) -> list[int]:
+        """The annotators of the file, ascending (``[0]`` for a file without any)."""
+        return sorted(self.seen) or [0]
+
+    def auto(self) -> str:
+        """The policy ``absent="auto"`` takes for this file."""
+        return "first" if self.explicit else "source"
+
+
+def _annotator_references(parallel: Any, known: Sequence[int], policy: str
+                          ) -> tuple[list[str], int]:
+    """One sentence's references, one per annotator of ``known`` (a
+    :class:`gecformats.model.Parallel`'s texts), and how many of them were filled in for an
+    absent annotator by ``policy`` (``first`` or ``source``) because another annotator made
+    edits (a sentence without any edit gives the source for everyone, not counted)."""
+    present = [t for t in parallel.references if t is not None]
+    changed = bool(present) and any(t != parallel.source for t in present)
+    refs: list[str] = []
+    filled = 0
+    for k in known:
+        text = parallel.references[k] if k < len(parallel.references) else None
+        if text is None:
+            # no A line at all: nobody corrected anything; else one annotator is missing
+            if changed:
+                filled += 1
+                text = present[0] if policy == "first" else parallel.source
+            else:
+                text = parallel.source
+        refs.append(text)
+    return refs, filled
+
+
+def _filled_note(name: str, count: int, policy: str, auto: str, absent: str) -> str:
+    """The note on the ``count`` references of absent annotators of gold file ``name``
+    filled in by ``policy`` (``absent`` as asked, ``auto`` the file's default)."""
+    what = "the first annotator's correction" if policy == "first" else "the source"
+    if absent != "auto" and policy == auto:
+        why = ""
+    elif absent != "auto":  # asked for what the file's noop lines speak against
+        why = (" (the file writes 'noop' for an annotator who changed nothing, so a missing "
+               "one repeats another's edits, as the CoNLL-2014 combined file omits "
+               "annotator 1 where its edits equal annotator 0's; the 'first' policy, the "
+               "default (auto) for this file, restores them)" if policy == "source" else
+               " (the file never writes 'noop' beside another annotator's edits: a missing "
+               "annotator may mean no change; --absent source, the default (auto) for "
+               "this file, takes the source)")
+    elif policy == "first":
+        why = (" (--absent auto: the file writes 'noop' for an annotator who changed "
+               "nothing, so a missing one repeats another's edits, as the CoNLL-2014 "
+               "combined file omits annotator 1 where its edits equal annotator 0's; "
+               "--absent source to take the source)")
+    else:
+        why = (" (--absent auto: the file never writes 'noop' beside another annotator's "
+               "edits, so a missing annotator is taken to have changed nothing; --absent "
+               "first if the file leaves out duplicate edit lists, as the CoNLL-2014 "
+               "combined file does)")
+    return (f"{name}: {count} references of annotators missing from a sentence where "
+            f"another annotator made edits were taken as {what}{why}")
+
+
+def _report_notes(name: str, report: Any) -> list[str]:
+    """The notes of an :class:`~gecformats.convert.extract.ExtractionReport` of gold file
+    ``name`` (edits left out, ...)."""
+    return [f"{name}: {count} {what} (e.g. {report.examples[what][0]})"
+            for what, count in sorted(report.counts.items())]
 
 
 def _mixed_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | None,
                       max_references: int, notes: list[str]) -> Iterator[tuple[str, list[str]]]:
-    from gecformats.convert.refs import bound, read, references
+    from gecformats.convert.refs import read
 
     streams = [(source_name(g), read(g, gold_format)) for g in gold]
     capped: list[str] = []
     for number, row in enumerate(_lockstep(streams), 1):
         refs: list[str] = []
         for g, ls in zip(gold, row):
-            found = list(references(ls, max=max_references))
-            if len(found) == max_references and bound(ls) > max_references:
-                capped.append(f"sentence {number} of {source_name(g)} (up to {bound(ls)})")
+            found, up_to = _mixed_of(ls, max_references)
+            if up_to:
+                capped.append(f"sentence {number} of {source_name(g)} (up to {up_to})")
             refs.extend(found)
         yield " ".join(row[0].source), refs
     if capped:
-        notes.append(f"{len(capped)} sentences have more than {max_references} mixed references;"
-                     f" the first {max_references} were used, e.g. {capped[0]}")
+        notes.append(_capped_note(capped, max_references))
+
+
+def _mixed_of(loci: Any, max_references: int) -> tuple[list[str], int]:
+    """The first ``max_references`` mixed references of a
+    :class:`~gecformats.convert.loci.LocusSentence`, and the bound of their number when
+    more were left out (else 0)."""
+    from gecformats.convert.refs import bound, references
+
+    found = list(references(loci, max=max_references))
+    if len(found) == max_references:
+        up_to = bound(loci)
+        if up_to > max_references:
+            return found, up_to
+    return found, 0
+
+
+def _capped_note(capped: Sequence[str], max_references: int) -> str:
+    return (f"{len(capped)} sentences have more than {max_references} mixed references;"
+            f" the first {max_references} were used, e.g. {capped[0]}")
 
 
 def format_text(run: Run, *, ci: bool = False) -> str:
@@ -871,3 +1005,352 @@ def _score_text(score: float | Spread, plus: bool, ci: bool) -> str:
         text = f"{score.mean:f}"
         return text + f"\t{score.std:f}\t({score.low:.3f},{score.high:.3f})" if ci else text
     return f"{score:f}" if plus else f"{score:.12g}"
+
+
+# ------------------------------------------------------------------ the metric interface
+
+
+@dataclass
+class GleuMetric(Metric):
+    """GLEU as a :class:`~gecformats.metrics.base.Metric`: references generated from a
+    token-level gold file (M2, I-measure XML), every version bit for bit.
+
+    The gold is read twice: :meth:`setup` makes a first pass over the file (the annotator
+    ids, so that every sentence has one reference per annotator of the file; the policy
+    ``absent="auto"`` takes; the notes and the signature), then the pipeline reads it
+    again, sentence by sentence, for :meth:`prepare`.
+
+    Statistics (:meth:`sentence`), plain tuples of numbers, ``width = 2·order + 2``:
+
+    * ``2015``/``2016``: one tuple ``(hlen, rlen, num_1, den_1, …, num_order,
+      den_order)`` of the hypothesis against all references (numerators are floats: λ);
+    * GLEU+: one such tuple of ints per reference, in reference order (``R_t`` of them for
+      sentence ``t``): the hypothesis against that reference alone.
+
+    Corpus step (:meth:`corpus`): ``2015``/``2016`` sum the statistics (sentence ``i``
+    ``weights[i]`` times, as ``weights[i]·stats[i]``, in corpus order) and take the GLEU of
+    the sums.  GLEU+ runs ``J = iterations`` iterations (1 when no sentence has two
+    references, as the reference code); iteration ``j`` draws for the sentence at corpus
+    position ``t`` the reference ``int(u_j[t]·R_t)``, ``u_j`` being the stream of
+    ``random.Random(j·101).random()`` (one number per sentence, in corpus order), and its
+    totals are ``Σ_t weights[t]·stats[t][d_j(t)]``; the score is the mean over iterations
+    (NumPy's pairwise sum, as :func:`spread`).  With all weights 1 this is the reference
+    code's score.  With bootstrap weights the draws stay attached to the corpus positions:
+    every copy of sentence ``t`` in a resample uses the draw ``d_j(t)`` of position ``t``,
+    i.e. the resample is a resampling of the per-iteration sufficient statistics (as
+    sacrebleu resamples BLEU's), not a rescoring of a resampled file, which would draw
+    anew for the resample's positions.
+
+    Args:
+        version, lam, order, iterations: as :class:`Scorer` (CLI ``--version --lambda
+            --order --iterations``).
+        mixed: every mixed reference of the gold's loci instead of one per annotator
+            (``--mixed``).
+        absent: what stands in for an annotator absent from a sentence (:data:`ABSENT`,
+            ``--absent``).
+        max_references: with ``mixed``, the most references of one sentence
+            (``--max-references``).
+        gold_format: the gold's format, as the pipeline reads it (default: from its
+            suffix or first bytes, :func:`gecformats.formats.infer_input`).
+
+    Raises:
+        ValueError: an unknown version or absent policy, an option the version does not
+            have, ``max_references`` < 1.
+    """
+
+    version: str = DEFAULT_VERSION
+    lam: float | None = None
+    order: int = ORDER
+    iterations: int | None = None
+    mixed: bool = False
+    absent: str = "auto"
+    max_references: int = 10_000
+    gold_format: str | None = None
+    _known: tuple[int, ...] | None = field(default=None, init=False, repr=False)
+    _policy: str = field(default="source", init=False, repr=False)
+    _refs: int = field(default=0, init=False, repr=False)
+    _kind: str = field(default="annotators", init=False, repr=False)
+    _notes: tuple[str, ...] = field(default=(), init=False, repr=False)
+    _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False,
+                                   compare=False)
+
+    name = "gleu"
+    label = "GLEU"
+    columns = ("gleu",)
+    main = "gleu"
+    options = frozenset({"version", "lambda", "order", "iterations", "mixed", "absent",
+                         "max-references"})
+
+    def __post_init__(self) -> None:
+        self._plus, self._lam, self._iterations = _check_options(
+            self.version, self.lam, self.order, self.iterations)
+        if self.absent not in ABSENT:
+            raise ValueError(f"unknown absent-annotator policy {self.absent!r} "
+                             f"(known: {', '.join(ABSENT)})")
+        if self.max_references < 1:
+            raise ValueError(f"max_references must be at least 1, not {self.max_references}")
+        self._kind = "mixed" if self.mixed else "annotators"
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_cache"] = {}  # random streams and draws: rebuilt where needed
+        return state
+
+    # ------------------------------------------------------------ the gold
+
+    def setup(self, gold: str) -> None:
+        """The first pass over the gold file: its annotator ids and ``auto`` policy, the
+        references' count and the notes (absent annotators filled in, edits left out,
+        mixed references capped).
+
+        Raises:
+            UsageError: the gold is standard input (it is read twice).
+            GecFormatError: malformed gold, not token-level, or (``mixed``) an edit out of
+                range.
+        """
+        from gecformats import formats
+        from gecformats.errors import UsageError
+
+        gold = os.fspath(gold)
+        if gold == "-":
+            raise UsageError("GLEU reads the gold twice (its annotators first): give a file, "
+                             "not standard input", "-")
+        module = formats.get(self.gold_format or formats.infer_input(gold))
+        _check_token_level(module, gold)
+        name = source_name(gold)
+        if self.mixed:
+            self._setup_mixed(module.read(gold), name)
+        else:
+            self._setup_annotators(module.read(gold), name)
+
+    def _setup_annotators(self, sentences: Iterable[Sentence], name: str) -> None:
+        from gecformats.convert.extract import ExtractionReport, to_parallel
+
+        scan = _AnnotatorScan()
+        report = ExtractionReport()
+        changed = present = 0
+        for number, sentence in enumerate(sentences, 1):
+            scan.add(sentence)
+            parallel = to_parallel(sentence, report=report, number=number)
+            texts = [t for t in parallel.references if t is not None]
+            if texts and any(t != parallel.source for t in texts):
+                changed += 1
+                present += len(texts)
+        known = scan.ids()
+        auto = scan.auto()
+        policy = self.absent if self.absent != "auto" else auto
+        # every annotator of the file absent from a sentence where another made edits
+        filled = changed * len(known) - present
+        notes = [_filled_note(name, filled, policy, auto, self.absent)] if filled else []
+        self._known, self._policy, self._refs = tuple(known), policy, len(known)
+        self._kind = "annotators" + (f"+absent-{policy}" if filled else "")
+        self._notes = tuple(notes + _report_notes(name, report))
+
+    def _setup_mixed(self, sentences: Iterable[Sentence], name: str) -> None:
+        capped: list[str] = []
+        most = 0
+        for number, sentence in enumerate(sentences, 1):
+            try:
+                loci = _sentence_loci(sentence)
+            except GecFormatError as exc:
+                raise GecFormatError(f"sentence {number}: {exc.message}", name,
+                                     kind=exc.kind) from None
+            found, up_to = _mixed_of(loci, self.max_references)
+            most = max(most, len(found))
+            if up_to:
+                capped.append(f"sentence {number} of {name} (up to {up_to})")
+        self._refs = most
+        self._notes = (_capped_note(capped, self.max_references),) if capped else ()
+
+    def prepare(self, gold: Sentence) -> _Sentence:
+        """The sentence's source and references as GLEU tokens, with their n-grams.
+
+        Raises:
+            GecFormatError: (``mixed``) an edit out of range, too many alternatives.
+            ValueError: :meth:`setup` was not called first (one reference per annotator).
+        """
+        if self.mixed:
+            refs, _ = _mixed_of(_sentence_loci(gold), self.max_references)
+            source = " ".join(gold.source)
+        else:
+            from gecformats.convert.extract import to_parallel
+
+            if self._known is None:
+                raise ValueError("GleuMetric.setup(gold) must read the gold file before "
+                                 "prepare(): the references are one per annotator of the file")
+            parallel = to_parallel(gold)
+            refs, _ = _annotator_references(parallel, self._known, self._policy)
+            source = parallel.source
+        sent = _Sentence(tokens(source), [tokens(r) for r in refs], self.version, self.order)
+        if self._plus:
+            for k in range(len(refs)):  # once here, not once per system
+                sent.plus_counts(k)
+        return sent
+
+    # ------------------------------------------------------------ the two steps
+
+    def sentence(self, prepared: _Sentence, hypothesis: Hypothesis) -> tuple[Any, ...]:
+        """The statistics of the hypothesis (see the class): the raw line's bytes split on
+        ASCII white space, as the reference code."""
+        hyp = tokens(hypothesis.line.encode("utf-8", "surrogateescape"))
+        if self._plus:
+            refs = range(len(prepared.refs))
+            by_ref = _plus_stats(prepared, hyp, self.order, refs)
+            return tuple(tuple(by_ref[k]) for k in refs)
+        return tuple(_single_stats(prepared, hyp, self.version, self._lam or 0.0, self.order))
+
+    def corpus(self, stats: Sequence[Any], weights: Sequence[int] | None = None, *,
+               choices: bool = False) -> Totals:
+        """The corpus GLEU (see the class for the weights).  ``counts``: the summed
+        statistics (``2015``/``2016``) or the iterations run (GLEU+); ``extra`` (GLEU+):
+        ``std`` and ``ci95`` over iterations.  Every choice is 0 (GLEU chooses no
+        candidate: GLEU+ draws one per iteration).
+
+        Raises:
+            GecFormatError: GLEU 2015 with a λ that makes a summed numerator negative.
+        """
+        ws = [1] * len(stats) if weights is None else [int(w) for w in weights]
+        chosen = (0,) * len(stats) if choices and weights is None else ()
+        if self._plus:
+            values = self._plus_values(stats, ws)
+            s = spread(values)
+            return Totals((s.mean,), {"iterations": len(values)}, chosen,
+                          {"std": s.std, "ci95": (s.low, s.high)})
+        totals: list[float] = [0] * (2 * self.order + 2)
+        for s, w in zip(stats, ws):
+            if w == 1:
+                totals = list(map(operator.add, totals, s))
+            elif w:
+                totals = [t + w * v for t, v in zip(totals, s)]
+        try:
+            score = _final(self.version, self._lam, totals)
+        except ValueError as exc:
+            raise GecFormatError(str(exc)) from None
+        names = ["hlen", "rlen"] + [f"{kind}{n}" for n in range(1, self.order + 1)
+                                    for kind in ("num", "den")]
+        return Totals((score,), dict(zip(names, totals)), chosen)
+
+    def _plus_values(self, stats: Sequence[Sequence[Sequence[int]]], ws: Sequence[int]
+                     ) -> list[float]:
+        """GLEU+: the score of every iteration (all fields packed in one integer, so that
+        a total is one big-integer sum)."""
+        sizes = tuple(len(s) for s in stats)
+        runs = self.iterations_for(sizes)
+        width = 2 * self.order + 2
+        swapped = self.version == "plus-2016"
+        const = 0
+        varying: list[int] = []
+        for i, (s, w) in enumerate(zip(stats, ws)):
+            if w:
+                if all(v == s[0] for v in s):  # the same whatever the draw
+                    const += w * _pack(s[0])
+                else:
+                    varying.append(i)
+        if not varying:
+            return [_gleu(_unpack(const, width), swapped)] * runs
+        packs = [[_pack(v) for v in stats[i]] for i in varying]
+        wv = [ws[i] for i in varying]
+        values = []
+        for draws in self.draws(sizes, runs):
+            picked = map(operator.getitem, packs, map(draws.__getitem__, varying))
+            values.append(_gleu(_unpack(const + sum(map(operator.mul, wv, picked)), width),
+                                swapped))
+        return values
+
+    def iterations_for(self, sizes: Sequence[int]) -> int:
+        """GLEU+ iterations run for sentences with ``sizes`` references (1 when none has
+        two)."""
+        return (self._iterations or 1) if max(sizes, default=0) > 1 else 1
+
+    def uniforms(self, n: int, runs: int) -> list[list[float]]:
+        """The first ``n`` numbers of the streams ``random.Random(j·101).random()`` for
+        ``j < runs`` (kept and extended)."""
+        cache = self._cache.setdefault("uniforms", [])
+        while len(cache) < runs:
+            cache.append((random.Random(len(cache) * 101), []))
+        out = []
+        for rng, drawn in cache[:runs]:
+            if len(drawn) < n:
+                draw = rng.random
+                drawn += [draw() for _ in range(n - len(drawn))]
+            out.append(drawn[:n] if len(drawn) > n else drawn)
+        return out
+
+    def draws(self, sizes: Sequence[int], runs: int) -> list[list[int]]:
+        """Per iteration, the reference drawn for each sentence: ``int(u_j[t]·R_t)``
+        (Python 2's ``randint(0, R-1)`` for R < 2**53)."""
+        key = (tuple(sizes), runs)
+        last = self._cache.get("draws")
+        if last is None or last[0] != key:
+            us = self.uniforms(len(sizes), runs)
+            last = self._cache["draws"] = (key, [[int(u * r) for u, r in zip(stream, sizes)]
+                                                 for stream in us])
+        return last[1]
+
+    # ------------------------------------------------------------ the rest
+
+    def signature(self) -> str:
+        """As :class:`Signature` (``references`` and ``refs`` known after :meth:`setup`)."""
+        iterations = self.iterations_for([self._refs]) if self._plus else None
+        return str(Signature(self.version, self.order, self._lam, iterations, self._refs,
+                             self._kind))
+
+    def sentence_fields(self, stats: Any, choice: int) -> dict[str, Any]:
+        """``gleu``: the sentence's GLEU as ``gleu --sentence-level`` gives it (GLEU+: the
+        mean over its references of the smoothed GLEU, with their ``std``)."""
+        if self._plus:
+            s = _plus_sentence(stats, self.version == "plus-2016")
+            return {"gleu": s.mean, "std": s.std}
+        return {"gleu": _sentence_score(self.version, self._lam, stats)}
+
+    def warnings(self) -> list[str]:
+        """The notes of :meth:`setup`: references of absent annotators filled in, edits
+        left out, mixed references capped."""
+        return list(self._notes)
+
+    def resampler(self, stats: Sequence[Any]) -> Any:
+        """NumPy's corpus step over many weight vectors, bit for bit :meth:`corpus`
+        (:mod:`gecformats.metrics.gleu_resampling`)."""
+        from gecformats.metrics.gleu_resampling import Resampler
+
+        return Resampler(self, stats)
+
+    def swapper(self, a: Sequence[Any], b: Sequence[Any]) -> Any:
+        """NumPy's approximate-randomisation step, bit for bit :meth:`corpus`
+        (:mod:`gecformats.metrics.gleu_resampling`)."""
+        from gecformats.metrics.gleu_resampling import Swapper
+
+        return Swapper(self, a, b)
+
+
+def _pack(stats: Sequence[int]) -> int:
+    return int.from_bytes(array("Q", stats).tobytes(), "little")
+
+
+def _unpack(total: int, width: int) -> array:
+    fields = array("Q")
+    fields.frombytes(total.to_bytes(_FIELD * width, "little"))
+    return fields
+
+
+def _sentence_loci(sentence: Sentence) -> Any:
+    """The loci of a gold sentence (:func:`gecformats.convert.loci.loci_of`, grouped by
+    components), as :func:`gecformats.convert.refs.read` makes them.
+
+    Raises:
+        GecFormatError: an edit out of range, too many alternatives in one locus.
+    """
+    from gecformats.convert.loci import loci_of
+
+    size = len(sentence.source)
+    for annotator, edits in sentence.annotators.items():
+        for e in edits:
+            if not 0 <= e.start <= e.end <= size:
+                raise GecFormatError(
+                    f"annotator {annotator}, edit {e.start} {e.end} does not fit the "
+                    f"sentence's {size} tokens (no reference can apply it)",
+                    kind="offset-out-of-range")
+    try:
+        return loci_of(sentence)
+    except ValueError as exc:
+        raise GecFormatError(str(exc)) from None
