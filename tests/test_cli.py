@@ -265,6 +265,7 @@ FORMAT_OPTIONS = {
     ("refs", "--from"): ["refs", CONLL],
     ("gleu", "--gold-format"): ["gleu", _HYP, "--gold", _GOLD],
     ("imeasure", "--gold-format"): ["imeasure", _HYP, "--gold", _GOLD],
+    ("score", "--gold-format"): ["score", _HYP, "--gold", _GOLD],
 }
 
 

@@ -380,7 +380,7 @@ def test_several_systems_one_table(tmp_path: Path, fmt: str) -> None:
 
 
 def test_several_systems_refuse_one_system_options(tmp_path: Path) -> None:
-    for extra in (["-v"], ["--per-sentence", str(tmp_path / "x.tsv")], ["--format", "m2scorer"]):
+    for extra in (["-v"], ["--format", "m2scorer"]):
         code, out, err = score(SAMPLE_HYP, SAMPLE_HYP, "--gold", SAMPLE_GOLD, *extra)
         assert code == 2 and out == "" and "is for one system" in err
 
@@ -482,7 +482,13 @@ def test_per_type_totals_equal_the_counts() -> None:
 
 def test_per_type_is_refused_where_it_cannot_show() -> None:
     assert score(SAMPLE_HYP, "--gold", SAMPLE_GOLD, "--per-type", "--format", "m2scorer")[0] == 2
-    assert score(SAMPLE_HYP, SAMPLE_HYP, "--gold", SAMPLE_GOLD, "--per-type")[0] == 2
+    assert score(SAMPLE_HYP, "--gold", SAMPLE_GOLD, "--per-type", "--format", "tsv")[0] == 2
+
+
+def test_per_type_of_several_systems_one_table_each() -> None:
+    code, out, err = score(SAMPLE_HYP, SAMPLE_HYP, "--gold", SAMPLE_GOLD, "--per-type",
+                           "--metric", "m2", "--metric", "errant")
+    assert code == 0 and out.count("M2 per type:") == 2
 
 
 def test_per_type_on_conll_2014_adds_up_for_every_system() -> None:

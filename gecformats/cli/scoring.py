@@ -63,6 +63,9 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
     if "filter" in options:
         options["filter"] = tuple(options["filter"])
     metrics = build_metrics(names, options, list(options))
+    for metric in metrics:  # those that read the gold themselves (GLEU's first pass)
+        if hasattr(metric, "gold_format"):
+            metric.gold_format = params["gold_format"]
     test = "paired-bs" if params["paired_bs"] else "paired-ar" if params["paired_ar"] else None
     try:
         resampling = Resampling(params["ci"], test, params["resamples"], params["trials"],
@@ -146,8 +149,10 @@ def _verbose(request: Any, params: dict[str, Any]) -> None:
     from gecformats.metrics.score import Scoring, describe_sentence, format_result
 
     metrics = request.metrics
-    if [m.name for m in metrics] != ["m2"] or len(request.hypotheses) != 1:
-        raise UsageError("'--verbose' traces one system scored with --metric m2 alone")
+    if len(request.hypotheses) != 1:
+        raise UsageError("'--verbose' is for one system; score the others separately")
+    if [m.name for m in metrics] != ["m2"]:
+        raise UsageError("'--verbose' traces --metric m2 alone")
     if request.resampling is not None and request.resampling.active or request.engine is not None:
         raise UsageError("'--verbose' goes without --ci, paired tests and --engine")
     m = metrics[0]

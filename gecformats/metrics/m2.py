@@ -67,7 +67,7 @@ class M2Metric(Metric):
     """MaxMatch with the NUS scorer's options.
 
     Args:
-        beta: β of F_β (also drives the annotator choice).
+        beta: β of F_β (also drives the annotator choice); finite and > 0.
         max_unchanged_words: the largest number of unchanged tokens in one system edit.
         ignore_whitespace_casing: system edits that only change case or spacing are ignored.
         max_edges: the largest lattice one sentence may have (``None``: no bound).
@@ -96,8 +96,8 @@ class M2Metric(Metric):
                          "max-edges", "mode", "bonus", "per-type"})
 
     def __post_init__(self) -> None:
-        if not (self.beta > 0) or math.isnan(self.beta):
-            raise ValueError(f"beta must be a number > 0, not {self.beta}")
+        if not (math.isfinite(self.beta) and self.beta > 0):
+            raise ValueError(f"beta must be a finite number > 0, not {self.beta}")
         if self.max_unchanged_words < 0:
             raise ValueError(f"max_unchanged_words must be 0 or more, not {self.max_unchanged_words}")
         if self.mode not in MODES:

@@ -91,7 +91,10 @@ def build_metrics(names: Sequence[str], options: dict[str, Any], given: Iterable
         try:
             metrics.append(cls.from_options(mine))
         except ValueError as exc:
-            raise UsageError(f"--metric {name}: {exc}") from None
+            named = next((o for o in mine if o.replace("-", "_") in str(exc)
+                          or o in str(exc)), None)
+            where = f"Invalid value for '--{named}'" if named else f"--metric {name}"
+            raise UsageError(f"{where}: {exc}") from None
     return metrics
 
 
@@ -125,12 +128,18 @@ class ScoreRequest:
         settings = self.resampling
         single = {"m2scorer": "m2", "errant": "errant"}.get(self.output_format)
         if single is not None:
-            if names != [single] or len(self.hypotheses) != 1:
-                raise UsageError(f"--format {self.output_format} shows one system scored with "
-                                 f"--metric {single} alone")
+            if len(self.hypotheses) != 1:
+                raise UsageError(f"'--format {self.output_format}' is for one system; score "
+                                 "the others separately")
+            if names != [single]:
+                raise UsageError(f"'--format {self.output_format}' shows --metric {single} "
+                                 "alone")
             if settings is not None and settings.active:
                 raise UsageError(f"--format {self.output_format} has no room for intervals or "
                                  "p values")
+        if any(getattr(m, "per_type", False) for m in self.metrics) \
+                and self.output_format not in ("text", "json"):
+            raise UsageError("'--per-type' goes with --format text or json")
         if settings is not None and settings.test and len(self.hypotheses) < 2:
             raise UsageError(f"--{settings.test} compares systems with the first one (the "
                              "baseline): give two or more")
