@@ -544,6 +544,18 @@ class ErrantMetric(Metric):
         return (f"metric:errant|mode:{self.mode}|beta:{self.beta:g}{filters}{system}"
                 f"|gecformats:{__version__}")
 
+    def resampler(self, stats: Sequence[ErrantStats]) -> Any:
+        """ERRANT's choice on many weightings at once (:class:`~gecformats.metrics.resampling.Greedy`)."""
+        from gecformats.metrics.resampling import ErrantRule, Greedy
+
+        return Greedy(_greedy_candidates(stats), ErrantRule(self.beta))
+
+    def swapper(self, a: Sequence[ErrantStats], b: Sequence[ErrantStats]) -> Any:
+        """ERRANT's choice on the swapped pseudo-systems of many trials at once."""
+        from gecformats.metrics.resampling import ErrantRule, PairedGreedy
+
+        return PairedGreedy(_greedy_candidates(a), _greedy_candidates(b), ErrantRule(self.beta))
+
     def sentence_fields(self, stats: ErrantStats, choice: int) -> dict[str, Any]:
         """``tp``, ``fp``, ``fn`` of the chosen pair and its ``hyp_annotator`` and
         ``ref_annotator`` ids."""
@@ -793,3 +805,15 @@ def errant_files(hypothesis: str, gold: str, **options: Any) -> ErrantResult:
             stats.append(metric.sentence(metric.prepare(g),
                                          Hypothesis(tuple(split_hypothesis(line)), line)))
     return _result(metric, stats, names, True)
+
+
+def _greedy_candidates(stats: Sequence[ErrantStats]) -> list[tuple[tuple[int, int, int], ...]]:
+    """Per sentence, the ``(tp, fp, fn)`` of its candidates (the fixed one alone where one
+    is chosen whatever the totals)."""
+    out = []
+    for candidates, fixed, *_ in stats:
+        if fixed >= 0:
+            out.append((tuple(candidates[fixed][:3]),))
+        else:
+            out.append(tuple(tuple(c[:3]) for c in candidates))
+    return out

@@ -197,15 +197,14 @@ class M2Metric(Metric):
     # ------------------------------------------------------------ fast resampling
 
     def resampler(self, stats: Sequence[M2Stats]) -> Any:
-        from gecformats.metrics.resampling import greedy_resampler
+        from gecformats.metrics.resampling import Greedy, M2Rule
 
-        return greedy_resampler("m2", [s.counts for s in stats], self.beta, _scores(self.beta))
+        return Greedy([s.counts for s in stats], M2Rule(self.beta))
 
     def swapper(self, a: Sequence[M2Stats], b: Sequence[M2Stats]) -> Any:
-        from gecformats.metrics.resampling import greedy_swapper
+        from gecformats.metrics.resampling import M2Rule, PairedGreedy
 
-        return greedy_swapper("m2", [s.counts for s in a], [s.counts for s in b], self.beta,
-                              _scores(self.beta))
+        return PairedGreedy([s.counts for s in a], [s.counts for s in b], M2Rule(self.beta))
 
     def sentence_fields(self, stats: M2Stats, choice: int) -> dict[str, Any]:
         c, p, g = stats.counts[choice] if choice >= 0 else (0, 0, 0)
@@ -217,13 +216,6 @@ def _first(flags: Sequence[int]) -> tuple[int, int]:
     """``(total, first sentence with one)`` of per-sentence counts (0 when none)."""
     total = sum(flags)
     return total, next((i + 1 for i, f in enumerate(flags) if f), 0)
-
-
-def _scores(beta: float) -> Any:
-    """P, R, F of corpus totals, as the scorer (for the resampling engine)."""
-    def scores(c: int, p: int, g: int) -> tuple[float, float, float]:
-        return maxmatch.precision_recall_f(c, p, g, beta)
-    return scores
 
 
 def _system_types(sentence: Sentence | None) -> tuple[tuple[int, int, str], ...] | None:
