@@ -694,7 +694,7 @@ def score(
         significance.DEFAULT_TRIALS, "--trials", min=1, help="Trials of --paired-ar."
     ),
     seed: int = typer.Option(
-        significance.DEFAULT_SEED, "--seed", help="Seed of the resamples and trials (in the "
+        significance.DEFAULT_SEED, "--seed", min=0, help="Seed of the resamples and trials (in the "
         "signature with the test and the number of resamples)."
     ),
     max_edges: int = typer.Option(

@@ -123,6 +123,7 @@ def test_pruning_leaves_only_real_choices():
     assert engine.choice_sentences == 1  # the third: more credits, but more edits too
     unsound = rs.Greedy(sents + [((1, 0, 0),)], rs.M2Rule(0.5))
     assert unsound.choice_sentences == 2  # only the copy is dropped
+    assert rs.Greedy(sents, rs.ErrantRule(0.5)).choice_sentences == 1  # (tp, fp, fn) alike
 
 
 def test_past_the_prune_limit_nothing_is_pruned_but_the_totals_agree():
@@ -317,6 +318,10 @@ def test_refusals():
         rs.PairedGreedy([((1, 1, 1),)], [], rule)
     with pytest.raises(ValueError, match="too large"):
         rs.Greedy([((2**52, 1, 1),)], rule).totals(np.array([[2]]))
+    with pytest.raises(ValueError, match="seed must be 0 or more"):
+        rs.bootstrap_weights(3, 2, -1)
+    with pytest.raises(ValueError, match="seed must be 0 or more"):
+        rs.swaps(3, 2, -1)
     for beta in (0.0, float("inf"), float("nan"), 1e-200):
         with pytest.raises(ValueError, match="beta"):
             rs.M2Rule(beta)
@@ -334,3 +339,15 @@ def test_plain_score_does_not_import_numpy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stderr.strip().splitlines()[-1] == "False"
     assert "F0.5" in out.stdout
+
+
+def test_scores_are_the_rules_values_of_the_totals():
+    sents = [((0, 1, 2), (1, 1, 1)), ((0, 0, 3),), ((2, 3, 2), (1, 1, 4))]
+    for rule in (rs.M2Rule(0.5), rs.ErrantRule(1.0)):
+        weights = rs.bootstrap_weights(3, 20, 9)
+        engine = rs.Greedy(sents, rule)
+        assert (engine.scores(weights) == rule.values(engine.totals(weights))).all()
+        paired = rs.PairedGreedy(sents, sents[::-1], rule)
+        rows = rs.swaps(3, 20, 9)
+        for got, totals in zip(paired.scores(rows), paired.totals(rows)):
+            assert got.shape == (20, 3) and (got == rule.values(totals)).all()

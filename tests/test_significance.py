@@ -116,6 +116,7 @@ def test_resample_records_the_test_in_the_signature():
     (dict(test="t-test"), "unknown test"),
     (dict(ci=True, resamples=0), "1 or more"),
     (dict(ci=True, level=1.0), "between 0 and 1"),
+    (dict(ci=True, seed=-1), "seed must be 0 or more"),
 ])
 def test_resample_refuses(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -170,6 +171,7 @@ def test_cli_paired_tests_in_every_table(tmp_path):
     (["--paired-bs", "--paired-ar", "X"], "choose one paired test"),
     (["--ci", "--format", "m2scorer"], "no room"),
     (["--ci", "--resamples", "0"], "'--resamples'"),
+    (["--ci", "--seed", "-1"], "'--seed'"),
 ])
 def test_cli_resampling_usage_errors(args, message):
     extra = [HYP] if "X" in args else []

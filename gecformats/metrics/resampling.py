@@ -56,10 +56,11 @@ def bootstrap_weights(n: int, resamples: int, seed: int) -> np.ndarray:
         An ``int64`` array of shape ``(resamples, n)``; every row sums to ``n``.
 
     Raises:
-        ValueError: ``n`` or ``resamples`` negative.
+        ValueError: ``n``, ``resamples`` or ``seed`` negative.
     """
-    if n < 0 or resamples < 0:
-        raise ValueError(f"n and resamples must be 0 or more, not {min(n, resamples)}")
+    if min(n, resamples, seed) < 0:
+        raise ValueError(f"n, resamples and seed must be 0 or more, not "
+                         f"{min(n, resamples, seed)}")
     if n == 0:
         return np.zeros((resamples, 0), dtype=np.int64)
     drawn = np.random.default_rng(seed).integers(0, n, size=(resamples, n))
@@ -78,10 +79,10 @@ def swaps(n: int, trials: int, seed: int) -> np.ndarray:
         An ``int8`` array of 0 and 1, of shape ``(trials, n)``.
 
     Raises:
-        ValueError: ``n`` or ``trials`` negative.
+        ValueError: ``n``, ``trials`` or ``seed`` negative.
     """
-    if n < 0 or trials < 0:
-        raise ValueError(f"n and trials must be 0 or more, not {min(n, trials)}")
+    if min(n, trials, seed) < 0:
+        raise ValueError(f"n, trials and seed must be 0 or more, not {min(n, trials, seed)}")
     return np.random.default_rng(seed).integers(0, 2, size=(trials, n), dtype=np.int8)
 
 
@@ -449,6 +450,11 @@ class Greedy:
             totals += _segment(matrix, rows, start, self.n)
         return np.ascontiguousarray(totals.T).astype(np.int64)
 
+    def scores(self, weights: np.ndarray | Sequence[Sequence[int]]) -> np.ndarray:
+        """The rule's :meth:`~Rule.values` of :meth:`totals`: ``float64`` of shape
+        ``(R, len(rule.columns))``."""
+        return self.rule.values(self.totals(weights))
+
 
 class PairedGreedy:
     """Two systems' swapped pseudo-systems (approximate randomisation), every trial at once.
@@ -548,3 +554,10 @@ class PairedGreedy:
         linear(start, self.n)
         out = np.ascontiguousarray(totals.T).astype(np.int64)
         return out[:trials], out[trials:]
+
+    def scores(self, swap: np.ndarray | Sequence[Sequence[int]]
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """The rule's :meth:`~Rule.values` of both :meth:`totals`: two ``float64`` arrays of
+        shape ``(T, len(rule.columns))``."""
+        xs, ys = self.totals(swap)
+        return self.rule.values(xs), self.rule.values(ys)

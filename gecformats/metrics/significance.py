@@ -118,8 +118,8 @@ def bootstrap(systems: Sequence[Sequence[SentenceCounts]], beta: float, *,
 
     rule = resampling.M2Rule(beta)
     weights = resampling.bootstrap_weights(n, resamples, seed)
-    return [[tuple(row) for row in rule.values(totals).tolist()]
-            for totals in (resampling.Greedy(s, rule).totals(weights) for s in systems)]
+    return [list(map(tuple, resampling.Greedy(s, rule).scores(weights).tolist()))
+            for s in systems]
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -190,8 +190,8 @@ def _randomization(baseline: Sequence[SentenceCounts], system: Sequence[Sentence
     observed = abs(scores_of(corpus_counts(system, beta), beta)[2]
                    - scores_of(corpus_counts(baseline, beta), beta)[2])
     rule = resampling.M2Rule(beta)
-    xs, ys = resampling.PairedGreedy(baseline, system, rule).totals(swapped)
-    stats = abs(rule.values(xs)[:, 2] - rule.values(ys)[:, 2])
+    xs, ys = resampling.PairedGreedy(baseline, system, rule).scores(swapped)
+    stats = abs(xs[:, 2] - ys[:, 2])
     return _p_value(stats.tolist(), observed)
 
 
@@ -222,8 +222,8 @@ def resample(results: Sequence[ScoreResult], *, ci: bool = False, test: str | No
 
     Raises:
         ValueError: a paired test with fewer than two systems, an unknown test, fewer than
-            one resample or trial, a level outside (0, 1), or results scored without
-            ``keep_counts``.
+            one resample or trial, a negative seed, a level outside (0, 1), or results
+            scored without ``keep_counts``.
     """
     if test is not None and test not in TESTS:
         raise ValueError(f"unknown test {test!r} (known: {', '.join(TESTS)})")
@@ -233,6 +233,8 @@ def resample(results: Sequence[ScoreResult], *, ci: bool = False, test: str | No
         raise ValueError(f"the confidence level must lie between 0 and 1, not {level}")
     if resamples < 1 or trials < 1:
         raise ValueError(f"resamples and trials must be 1 or more, not {min(resamples, trials)}")
+    if seed < 0:
+        raise ValueError(f"the seed must be 0 or more, not {seed}")
     if not ci and test is None:
         return list(results)
     if any(r.sentences and not r.counts for r in results):
