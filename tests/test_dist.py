@@ -242,8 +242,16 @@ def test_score_cli_with_the_engine(tmp_path):
     assert remote.stdout == local.stdout
     refused = CliRunner().invoke(app, [*args, "--workers", "2"])
     assert refused.exit_code == 2 and "needs --engine dask" in refused.output
-    refused = CliRunner().invoke(app, [*args, "--engine", "dask", "--mode", "detection"])
-    assert refused.exit_code == 2
+    # every metric and mode runs on the pipeline, so on the engine too
+    local = CliRunner().invoke(app, [*args, "--mode", "detection", "--metric", "m2",
+                                     "--metric", "errant"])
+    remote = CliRunner().invoke(app, [*args, "--engine", "dask", "--workers", "2", "--mode",
+                                      "detection", "--metric", "m2", "--metric", "errant"])
+    assert local.exit_code == 2 and "--mode" in local.output  # errant refuses detection
+    local = CliRunner().invoke(app, [*args, "--mode", "detection"])
+    remote = CliRunner().invoke(app, [*args, "--engine", "dask", "--workers", "2", "--mode",
+                                      "detection"])
+    assert remote.exit_code == 0 and remote.stdout == local.stdout
 
 
 def test_one_part_per_input_file_on_the_workers(tmp_path, engine):

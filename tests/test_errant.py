@@ -103,10 +103,10 @@ def test_text_hypothesis_is_extracted(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--mode", "detection"], "is not one of cs"),
+    (["--mode", "detection"], "unknown ERRANT mode 'detection' (known: cs, cse, ds, dt)"),
     (["--single", "--multi"], "exclude each other"),
-    (["--ci"], "goes with --metric m2"),
-    (["--format", "tsv"], "text, json or errant"),
+    (["--bonus"], "goes with --metric m2"),
+    (["--format", "m2scorer"], "shows --metric m2 alone"),
 ])
 def test_cli_errant_usage_errors(tmp_path, args, message):
     hyp, ref = tmp_path / "hyp.m2", tmp_path / "ref.m2"

@@ -271,8 +271,11 @@ def test_the_default_resampler_and_swapper():
     a = stats_of(metric, m2.parse(HYP), m2.parse(REF))
     b = stats_of(metric, m2.parse(REF), m2.parse(REF))
     rows = [[1, 0, 2, 1], [0, 0, 0, 4]]
-    assert metric.resampler(a).scores(rows) == [metric.corpus(a, r).values for r in rows]
+    def rows_of(values):
+        return [tuple(map(float, v)) for v in values]
+    assert rows_of(metric.resampler(a).scores(rows)) == [metric.corpus(a, r).values for r in rows]
     xs, ys = metric.swapper(a, b).scores([[0, 0, 0, 0], [1, 1, 1, 1]])
+    xs, ys = rows_of(xs), rows_of(ys)
     assert xs == [metric.corpus(a).values, metric.corpus(b).values] and ys == xs[::-1]
 
 

@@ -125,7 +125,7 @@ def test_cli_modes():
         assert code == 0
         assert f"|mode:{mode}+bonus|" in out
     code, _, err = run(hyp, "--gold", gold, "--mode", "spotting")
-    assert code == 2 and "is not one of" in err
+    assert code == 2 and "unknown mode" in err
     code, _, err = run(hyp, "--gold", gold, "--mode", "detection", "--per-type")
     assert code == 2 and "--per-type" in err
 

@@ -263,12 +263,18 @@ def test_p_at_the_floor_is_a_bound_in_every_table(two_systems, test, flag, count
 def test_conll14_latex_prints_the_smallest_p_as_a_bound():
     """The issue's command: LaTeX printed INPUT's p (1/1001, 1,000 resamples) as 0.001."""
     systems = [shared_file(f"{CONLL}/official_submissions/{s}") for s in ("AMU", "CAMB", "INPUT")]
-    code, out, _ = run(*systems, "--gold", shared_file(COMBINED), "--paired-bs", "--format", "latex")
+    code, out, _ = run(*systems, "--gold", shared_file(COMBINED), "--paired-bs", "--format",
+                       "latex", "--correction", "none")
     assert code == 0
     rows = [line for line in out.splitlines() if " & " in line]
     assert rows[2].endswith("& 0.022 \\\\") and rows[3].endswith("& $<$0.001 \\\\")
-    code, out, _ = run(*systems, "--gold", shared_file(COMBINED), "--paired-bs")
+    code, out, _ = run(*systems, "--gold", shared_file(COMBINED), "--paired-bs", "--correction",
+                       "none")
     assert [line.split()[-1] for line in out.splitlines()[1:4]] == ["base", "0.0220", "<0.0010"]
+    # Holm by default with three systems: INPUT's p doubled (two comparisons), CAMB's kept
+    code, out, _ = run(*systems, "--gold", shared_file(COMBINED), "--paired-bs")
+    assert [line.split()[-1] for line in out.splitlines()[1:4]] == ["base", "0.0220", "0.0020"]
+    assert "|correction:holm" in out
 
 
 @pytest.mark.parametrize("fmt", ["text", "tsv", "latex"])

@@ -107,7 +107,7 @@ PairedArOpt = Annotated[bool, typer.Option(
 ResamplesOpt = Annotated[int, typer.Option("--resamples", min=1, help="Bootstrap resamples "
                                            "for --ci and --paired-bs.")]
 TrialsOpt = Annotated[int, typer.Option("--trials", min=1, help="Trials of --paired-ar.")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the resamples and trials (in the "
+SeedOpt = Annotated[int, typer.Option("--seed", min=0, help="Seed of the resamples and trials (in the "
                                       "signature).")]
 CorrectionOpt = Annotated[Optional[str], typer.Option(
     "--correction", metavar="holm|none", help="p values adjusted across the systems (default: "

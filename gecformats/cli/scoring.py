@@ -50,10 +50,10 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
     if params["paired_bs"] and params["paired_ar"]:
         raise UsageError("'--paired-bs' / '--paired-ar': choose one paired test")
     if params["segment"] is None and (params["segmenter"] or params["segment_map"] is not None):
-        raise UsageError("'--segmenter' / '--segment-map' need --segment project")
+        raise UsageError("'--segmenter' / '--segment-map' needs --segment project")
     if params["scheduler"] or params["workers"]:
         if _v(params["engine"]) == "local":
-            raise UsageError("'--scheduler' / '--workers' need --engine dask")
+            raise UsageError("'--scheduler' / '--workers' needs --engine dask")
     if params["per_sentence"] == "-" and _v(params["output_format"]) != "text":
         raise UsageError(f"'--per-sentence -': standard output already carries the "
                          f"{_v(params['output_format'])} score; write the per-sentence "

@@ -91,8 +91,10 @@ def build_metrics(names: Sequence[str], options: dict[str, Any], given: Iterable
         try:
             metrics.append(cls.from_options(mine))
         except ValueError as exc:
-            named = next((o for o in mine if o.replace("-", "_") in str(exc)
-                          or o in str(exc)), None)
+            text = str(exc)
+            found = [(min(i for i in (text.find(o), text.find(o.replace("-", "_"))) if i >= 0), o)
+                     for o in mine if o in text or o.replace("-", "_") in text]
+            named = min(found)[1] if found else None  # the option the message names first
             where = f"Invalid value for '--{named}'" if named else f"--metric {name}"
             raise UsageError(f"{where}: {exc}") from None
     return metrics
@@ -322,7 +324,7 @@ def _render_errant(run: Any, fmt: str) -> str:
                                  totals.extra.get("extracted", False),
                                  totals.extra.get("kinds", ({}, {})))
     if fmt == "errant":
-        return errant.format_errant(result, metric.cat).rstrip("\n")
+        return errant.format_errant(result, metric.cat)[:-1]  # the command adds it back
     if fmt == "json":
         return json.dumps(result.to_dict(metric.cat), ensure_ascii=False, indent=2)
     return errant.format_text(result, metric.cat)
