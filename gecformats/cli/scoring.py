@@ -14,10 +14,6 @@ from gecformats.cli import progress_bar, user_errors
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.io import atomic_output
 
-_RENAMED = {"gleu-version": "version", "lambda": "lambda"}
-"""Options whose metric keyword differs from their name (score's --gleu-version is GLEU's
-version: ``gecformats gleu --version``)."""
-
 
 def _v(value: Any) -> Any:
     """An option's plain value (an Enum's, as the command gets it, or the string)."""
@@ -59,7 +55,7 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
                          f"{_v(params['output_format'])} score; write the per-sentence "
                          "table to a file")
     names = [_v(m) for m in params["metric"] or []]
-    options = {_RENAMED.get(k, k): v for k, v in given.items()}
+    options = dict(given)
     if "filter" in options:
         options["filter"] = tuple(options["filter"])
     metrics = build_metrics(names, options, list(options))

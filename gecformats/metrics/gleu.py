@@ -59,7 +59,7 @@ import os
 import random
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -1078,7 +1078,7 @@ class GleuMetric(Metric):
     label = "GLEU"
     columns = ("gleu",)
     main = "gleu"
-    options = frozenset({"version", "lambda", "order", "iterations", "mixed", "absent",
+    options = frozenset({"gleu-version", "lambda", "order", "iterations", "mixed", "absent",
                          "max-references"})
 
     def __post_init__(self) -> None:
@@ -1090,6 +1090,13 @@ class GleuMetric(Metric):
         if self.max_references < 1:
             raise ValueError(f"max_references must be at least 1, not {self.max_references}")
         self._kind = "mixed" if self.mixed else "annotators"
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> GleuMetric:
+        """From command-line options: ``--lambda`` is ``lam``, ``--gleu-version`` (score's
+        name for ``gleu --version``) ``version``."""
+        renamed = {"lambda": "lam", "gleu-version": "version"}
+        return cls(**{renamed.get(k, k.replace("-", "_")): v for k, v in options.items()})
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
