@@ -208,7 +208,7 @@ def test_hypothesis_is_split_on_ascii_white_space_of_the_raw_line():
 def test_class_attributes_and_options():
     assert (GleuMetric.name, GleuMetric.label, GleuMetric.columns, GleuMetric.main) == \
         ("gleu", "GLEU", ("gleu",), "gleu")
-    assert GleuMetric.options == {"version", "lambda", "order", "iterations", "mixed",
+    assert GleuMetric.options == {"gleu-version", "lambda", "order", "iterations", "mixed",
                                   "absent", "max-references"}
     for bad in ({"version": "2017"}, {"version": "plus", "lam": 0.1},
                 {"version": "2016", "iterations": 5}, {"version": "2016", "order": 3},
