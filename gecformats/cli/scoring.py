@@ -149,16 +149,18 @@ def _verbose(request: Any, params: dict[str, Any]) -> None:
         raise UsageError("'--verbose' is for one system; score the others separately")
     if [m.name for m in metrics] != ["m2"]:
         raise UsageError("'--verbose' traces --metric m2 alone")
-    if request.resampling is not None and request.resampling.active or request.engine is not None:
-        raise UsageError("'--verbose' goes without --ci, paired tests and --engine")
+    request.check()
     m = metrics[0]
+    settings = request.resampling
+    plain = m.mode == "correction" and not m.bonus
     scoring = Scoring(request.hypotheses[0], request.gold, beta=m.beta,
                       max_unchanged_words=m.max_unchanged_words,
                       ignore_whitespace_casing=m.ignore_whitespace_casing,
                       per_sentence=params["per_sentence"] is not None,
                       segment=request.segment, segmenter=request.segmenter,
                       segment_map=request.segment_map, max_edges=m.max_edges,
-                      tokenize=request.tokenize, per_type=m.per_type, mode=m.mode, bonus=m.bonus)
+                      tokenize=request.tokenize, per_type=m.per_type, mode=m.mode, bonus=m.bonus,
+                      keep_counts=settings.ci, engine=request.engine if plain else None)
     out = sys.stderr if request.output_format == "json" else sys.stdout
     with ExitStack() as stack:
         # the trace is held back until the counts are known to match (no partial output)
@@ -166,6 +168,11 @@ def _verbose(request: Any, params: dict[str, Any]) -> None:
         for scored in scoring:
             trace.write(describe_sentence(scored))
         result = scoring.result()
+        if settings.ci:  # one system: no paired test (ScoreRequest.check)
+            from gecformats.metrics import significance
+
+            result = significance.resample([result], ci=True, resamples=settings.resamples,
+                                           seed=settings.seed, level=settings.level)[0]
         for warning in (*result.input_warnings, *result.gold_warnings):
             if request.strict:
                 raise GecFormatError(warning)
