@@ -28,3 +28,19 @@ def test_command_function_is_at_most_60_lines(name: str) -> None:
     assert len(lines) <= MAX_LINES, (
         f"gecformats/cli/{name}.py: {name}() has {len(lines)} lines (at most {MAX_LINES}): "
         "declare options as Annotated aliases, move checks and printing into helpers")
+
+
+def test_score_help_groups_options_by_metric() -> None:
+    from typer.testing import CliRunner
+
+    from gecformats.cli import app
+
+    out = CliRunner().invoke(app, ["score", "--help"]).output
+    sections = [line for line in out.splitlines() if line and not line[0].isspace()
+                and line.endswith(":")]
+    assert sections == ["Arguments:", "Inputs and output:", "Intervals and tests (every metric):",
+                        "Engines (same output):", "M2 (--metric m2):",
+                        "ERRANT (--metric errant; also --beta, --mode):",
+                        "GLEU (--metric gleu):", "I-measure (--metric imeasure):", "Options:"]
+    m2 = out[out.index("\nM2 (--metric m2):"):out.index("\nERRANT (--metric errant")]
+    assert "--max-unchanged-words" in m2 and "--single" not in m2

@@ -93,6 +93,30 @@ class _OnceEach(TyperCommand):
         parser.parse_args = parse_args
         return parser
 
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        """The arguments, then the options: in the sections the command's function names in
+        its ``help_sections`` attribute (``[(title, [parameter names])]``; ``score``
+        groups its options by metric), the others under "Options"."""
+        sections = getattr(self.callback, "help_sections", None)
+        if not sections:
+            return super().format_options(ctx, formatter)  # type: ignore[no-any-return]
+        records = {p.name: (p.param_type_name, p.get_help_record(ctx))
+                   for p in self.get_params(ctx)}
+        arguments = [r for kind, r in records.values() if kind == "argument" and r]
+        if arguments:
+            with formatter.section("Arguments"):
+                formatter.write_dl(arguments)
+        placed: set[str] = set()
+        for title, names in [*sections, ("Options", [n for n in records if n not in
+                                                     {m for _, ns in sections for m in ns}])]:
+            rows = [records[n][1] for n in names
+                    if n in records and records[n][0] == "option" and records[n][1]]
+            placed.update(names)
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+        return None
+
 
 app = typer.Typer(
     cls=_OneLineErrors,

@@ -157,3 +157,18 @@ def score(
         request = request_from(ctx.params, given)
     with user_errors(), _engine(engine, scheduler, workers, None) as running:
         run_request(request, ctx.params, running, quiet)
+
+
+score.help_sections = [  # type: ignore[attr-defined]
+    ("Inputs and output", ["gold", "gold_format", "metric", "output_format", "per_sentence",
+                           "tokenize", "segment", "segmenter", "segment_map", "strict",
+                           "quiet"]),
+    ("Intervals and tests (every metric)", ["ci", "paired_bs", "paired_ar", "resamples",
+                                            "trials", "seed", "correction"]),
+    ("Engines (same output)", ["jobs", "engine", "scheduler", "workers"]),
+    ("M2 (--metric m2)", ["beta", "max_unchanged_words", "ignore_whitespace_casing",
+                          "max_edges", "mode", "bonus", "per_type", "verbose"]),
+    ("ERRANT (--metric errant; also --beta, --mode)", ["single", "multi", "filters", "cat"]),
+    ("GLEU (--metric gleu)", ["gleu_version", "lam", "iterations"]),
+    ("I-measure (--metric imeasure)", ["maximise", "optimise"]),
+]
