@@ -44,6 +44,7 @@ from typing import Any
 
 from gecformats.errors import GecFormatError
 from gecformats.io import text_lines
+from gecformats.metrics.base import Metric, Totals, _Looping, _LoopingSwap
 from gecformats.metrics.py2order import Table, py2_float, set_order
 from gecformats.model import LocusSentence
 
@@ -1281,3 +1282,147 @@ __all__ = ["AlignmentTooLarge", "AspectScores", "CellBudget", "DEFAULT_MAX_CELLS
            "IMeasure", "MAX_PARAMETER", "align", "better", "candidates", "check_parameter",
            "counts", "evaluate_files", "format_header", "format_info", "format_rows",
            "improvement", "scores", "search", "segments"]
+
+
+# ------------------------------------------------------------------------- the metric
+
+
+class IMeasureMetric(Metric):
+    """The I-measure as a :class:`~gecformats.metrics.base.Metric` (``score --metric
+    imeasure``): per sentence the references' counts, then ``ieval.py``'s choice.
+
+    Statistics of one hypothesis of one sentence: with ``optimise="sentence"`` the chosen
+    reference's ``(counts, baseline counts)`` alone (the choice does not depend on the
+    corpus); with ``optimise="corpus"`` every reference's, in the original's order, and the
+    corpus step redoes the choice against the running totals (a sentence with more
+    references than :data:`ENUMERATE_MAX` keeps its segments, searched in the corpus step
+    from the running totals, as :meth:`IMeasure.add` does).  Columns: the correction
+    aspect's P, R, F_β and I against the baseline (the source as hypothesis).
+
+    The gold is read as the pipeline reads it (M2, or I-measure XML as sentences): the
+    references are ordered from the tokens joined by single spaces, which is the XML's
+    ``<text>`` whenever it is written with single spaces (CoNLL-2014's is); ``gecformats
+    imeasure`` reads the raw ``<text>``.
+    """
+
+    name = "imeasure"
+    label = "I-measure"
+    columns = ("precision", "recall", "f", "i")
+    main = "i"
+    options = frozenset({"maximise", "optimise"})
+    needs_edits = False
+
+    def __init__(self, maximise: str = "cwacc", optimise: str = "sentence", mix: bool = True,
+                 beta: float = 1.0, weight: float = 2.0, max_cells: int | None = DEFAULT_MAX_CELLS
+                 ) -> None:
+        self.run = IMeasure(maximise, optimise, mix, beta, weight, max_cells=max_cells)
+        self.beta = beta
+
+    def prepare(self, gold: Any) -> tuple[GoldSentence, list[list[str]] | None]:
+        """The gold sentence's loci and, unless it has too many, its references."""
+        from gecformats.formats.ixml import loci_for
+
+        g = gold if isinstance(gold, GoldSentence) else \
+            GoldSentence.from_loci(loci_for(gold, "imeasure"))
+        try:
+            refs = candidates(g, self.run.mix) \
+                if not self.run.mix or combinations(g) <= self.run.enumerate_max else None
+        except ValueError as exc:
+            raise GecFormatError(str(exc)) from None
+        return g, refs
+
+    def sentence(self, prepared: tuple[GoldSentence, list[list[str]] | None], hypothesis: Any
+                 ) -> tuple[Any, ...]:
+        g, refs = prepared
+        hyp = hypothesis_tokens(hypothesis.line)
+        run = self.run
+        try:
+            if run.optimise == "sentence":
+                one = IMeasure(run.maximise, run.optimise, run.mix, run.beta, run.weight,
+                               max_cells=run.max_cells)
+                kept = one.add(g, hyp, refs)
+                return ((kept.counts, kept.base),)
+            budget = CellBudget(run.max_cells) if run.max_cells is not None else None
+            if refs is None:
+                segs = segments(g, hyp, budget=budget)
+                if segs is None:
+                    raise GecFormatError(f"{combinations(g):,} references, and its loci cannot "
+                                         "be cut into stretches small enough to search")
+                return ("search", segs)
+            src = g.source
+            return tuple((counts(align(src, hyp, ref, budget)), counts(align(src, src, ref, budget)))
+                         for ref in refs)
+        except AlignmentTooLarge as exc:
+            raise GecFormatError(f"{exc}; raise the limit (gecformats imeasure --max-cells) "
+                                 f"above {exc.limit:,} only with the memory and time for it",
+                                 kind="too-large") from None
+
+    def _totals(self, stats: Sequence[Any], weights: Sequence[int] | None
+                ) -> tuple[Counts, Counts, list[int]]:
+        run = self.run
+        total, base = ZERO, ZERO
+        chosen: list[int] = []
+        for i, s in enumerate(stats):
+            for _ in range(1 if weights is None else weights[i]):
+                if s and s[0] == "search":
+                    _, c, b = search(s[1], run, total, base)
+                    k = 0
+                else:
+                    k, best = 0, None
+                    for j, (c, b) in enumerate(s):
+                        if len(s) == 1:
+                            break
+                        compared = scores(_add(total, c), run.beta, run.weight, _add(base, b))
+                        if better(compared, best, run.aspect, run.metric):
+                            best, k = compared, j
+                    c, b = s[k]
+                total, base = _add(total, c), _add(base, b)
+                if weights is None:
+                    chosen.append(k)
+        return total, base, chosen
+
+    def corpus(self, stats: Sequence[Any], weights: Sequence[int] | None = None, *,
+               choices: bool = False) -> Totals:
+        total, base, chosen = self._totals(stats, weights)
+        return Totals(self._values(total, base),
+                      dict(zip(("tp", "tn", "fp", "fn", "fpn"), total[5:])),
+                      tuple(chosen) if choices else ())
+
+    def _values(self, total: Counts, base: Counts) -> tuple[float, float, float, float]:
+        c = scores(total, self.run.beta, self.run.weight, base)[1]
+        return c.p, c.r, c.f, c.i
+
+    def signature(self) -> str:
+        return signature(self.run)
+
+    def resampler(self, stats: Sequence[Any]) -> Any:
+        """Linear with ``optimise="sentence"`` (each sentence's choice is its own): the
+        weighted sums as one matrix product; otherwise the choice redone per weighting."""
+        if self.run.optimise != "sentence":
+            return _Looping(self, stats)  # type: ignore[arg-type]
+        return _LinearIMeasure(self, [s[0] for s in stats])
+
+    def swapper(self, a: Sequence[Any], b: Sequence[Any]) -> Any:
+        return _LoopingSwap(self, a, b)  # type: ignore[arg-type]
+
+    def sentence_fields(self, stats: Any, choice: int) -> dict[str, Any]:
+        if stats and stats[0] == "search":
+            return {"reference": "searched"}
+        c, b = stats[choice if choice >= 0 else 0]
+        return {"reference": choice, **dict(zip(("tp", "tn", "fp", "fn", "fpn"), c[5:]))}
+
+
+class _LinearIMeasure:
+    """The I-measure optimised per sentence over many weightings: sums, then scores."""
+
+    def __init__(self, metric: IMeasureMetric, kept: Sequence[tuple[Counts, Counts]]) -> None:
+        self.metric = metric
+        self.kept = [c + b for c, b in kept]
+
+    def scores(self, weights: Any) -> list[tuple[float, ...]]:
+        import numpy as np
+
+        if not self.kept:
+            return [self.metric._values(ZERO, ZERO) for _ in weights]
+        sums = (np.asarray(weights, dtype=np.int64) @ np.asarray(self.kept, dtype=np.int64)).tolist()
+        return [self.metric._values(tuple(row[:10]), tuple(row[10:])) for row in sums]  # type: ignore[arg-type]
