@@ -56,7 +56,13 @@ class Evaluation:
 def system_names(paths: Sequence[str]) -> list[str]:
     """Each hypothesis' file name, or its whole path where two file names are the same."""
     bases = [os.path.basename(p) or p for p in paths]
-    return bases if len(set(bases)) == len(bases) else list(paths)
+    names = bases if len(set(bases)) == len(bases) else list(paths)
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:  # the same file twice: told apart (a table's rows, JSON's keys)
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return out
 
 
 def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLike[str],
