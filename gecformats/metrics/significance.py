@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING
 from maxmatch import f_counts, precision_recall_f
 
 from .score import ScoreResult
+from .statistics import (DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, LEVEL, TESTS,
+                         Resampling, interval, p_value, percentile)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,14 +49,6 @@ SentenceCounts = tuple[Counts, ...]
 Scores = tuple[float, float, float]
 """``(precision, recall, f)``."""
 
-DEFAULT_RESAMPLES = 1000
-"""Bootstrap resamples (``--ci``, ``--paired-bs``), as sacrebleu."""
-DEFAULT_TRIALS = 10000
-"""Approximate randomisation trials (``--paired-ar``), as sacrebleu."""
-DEFAULT_SEED = 12345
-"""The seed when none is given (sacrebleu's default seed), so that a score is reproducible."""
-LEVEL = 0.95
-"""The confidence level of :func:`interval`."""
 
 
 def corpus_counts(sentences: Sequence[SentenceCounts], beta: float,
@@ -122,21 +116,6 @@ def bootstrap(systems: Sequence[Sequence[SentenceCounts]], beta: float, *,
             for s in systems]
 
 
-def percentile(values: Sequence[float], q: float) -> float:
-    """The ``q`` quantile of ``values`` with linear interpolation (numpy's default)."""
-    ordered = sorted(values)
-    k = (len(ordered) - 1) * q
-    lo = int(k)
-    hi = min(lo + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
-
-
-def interval(values: Sequence[float], level: float = LEVEL) -> tuple[float, float]:
-    """The central percentile interval holding ``level`` of ``values``."""
-    tail = (1 - level) / 2
-    return percentile(values, tail), percentile(values, 1 - tail)
-
-
 def intervals(scores: Sequence[Scores], level: float = LEVEL
               ) -> dict[str, tuple[float, float]]:
     """``{"precision": (lo, hi), "recall": ..., "f": ...}`` from one system's resampled
@@ -145,22 +124,13 @@ def intervals(scores: Sequence[Scores], level: float = LEVEL
             for k, name in enumerate(("precision", "recall", "f"))}
 
 
-def _p_value(stats: Sequence[float], observed: float) -> float:
-    # sacrebleu's (from multeval) add-one smoothed share, so that a finite number of trials
-    # never claims p = 0; but ">=" where sacrebleu has ">": a system compared with itself
-    # (every statistic 0, observed 0) then gets p = 1, not a "significant" 1 / (R + 1).
-    # Elsewhere the two differ only on exact ties of a float statistic.
-    return (sum(1 for s in stats if s >= observed) + 1) / (len(stats) + 1)
-
-
 def paired_bootstrap_p(baseline: Sequence[Scores], system: Sequence[Scores],
                        observed: float) -> float:
-    """Paired bootstrap resampling p-value of a system's F against the baseline's, as
-    sacrebleu computes it: the resampled absolute F differences, centred on their mean, are
-    compared with the observed absolute difference ``observed``."""
-    diffs = [abs(s[2] - b[2]) for s, b in zip(system, baseline)]
-    mean = sum(diffs) / len(diffs) if diffs else 0.0
-    return _p_value([d - mean for d in diffs], observed)
+    """Paired bootstrap resampling p-value of a system's F against the baseline's
+    (:func:`gecformats.metrics.statistics.paired_bootstrap_p` on F)."""
+    from .statistics import paired_bootstrap_p as on_values
+
+    return on_values([b[2] for b in baseline], [s[2] for s in system], observed)
 
 
 def approximate_randomization(baseline: Sequence[SentenceCounts],
@@ -192,11 +162,7 @@ def _randomization(baseline: Sequence[SentenceCounts], system: Sequence[Sentence
     rule = resampling.M2Rule(beta)
     xs, ys = resampling.PairedGreedy(baseline, system, rule).scores(swapped)
     stats = abs(xs[:, 2] - ys[:, 2])
-    return _p_value(stats.tolist(), observed)
-
-
-TESTS = ("paired-bs", "paired-ar")
-"""The paired tests :func:`resample` runs (first system = baseline)."""
+    return p_value(stats.tolist(), observed)
 
 
 def resample(results: Sequence[ScoreResult], *, ci: bool = False, test: str | None = None,
@@ -239,26 +205,13 @@ def resample(results: Sequence[ScoreResult], *, ci: bool = False, test: str | No
         return list(results)
     if any(r.sentences and not r.counts for r in results):
         raise ValueError("resampling needs the per-sentence counts: score with keep_counts=True")
-    beta = results[0].beta
-    counts = [r.counts for r in results]
-    bootstrapped = ci or test == "paired-bs"
-    scores = bootstrap(counts, beta, resamples=resamples, seed=seed) if bootstrapped else []
-    if test == "paired-ar":
-        from . import resampling
+    from .m2 import M2Metric, M2Stats
+    from .statistics import resample as resample_any
 
-        swapped = resampling.swaps(len(counts[0]), trials, seed)
-    name = "+".join([f"ci{100 * level:g}"] * ci + [test or ""] * (test is not None))
-    name += f"|resamples:{resamples}" * bootstrapped + f"|trials:{trials}" * (test == "paired-ar")
-    out: list[ScoreResult] = []
-    for k, r in enumerate(results):
-        p_value = None
-        if k and test == "paired-bs":
-            p_value = paired_bootstrap_p(scores[0], scores[k], abs(r.f - results[0].f))
-        elif k and test == "paired-ar":
-            if len(counts[k]) != len(counts[0]):
-                raise ValueError("the systems have different numbers of sentences")
-            p_value = _randomization(counts[0], counts[k], beta, swapped)
-        signature = replace(r.signature, resampling=f"{name}|seed:{seed}")
-        out.append(replace(r, signature=signature, p_value=p_value,
-                           ci=intervals(scores[k], level) if ci else None))
-    return out
+    settings = Resampling(ci, test, resamples, trials, seed, level, correction="none")
+    stats = [[M2Stats(c, tuple(range(len(c))), False) for c in r.counts] for r in results]
+    found = resample_any(M2Metric(beta=results[0].beta), stats,
+                         [(r.precision, r.recall, r.f) for r in results], settings)
+    name = settings.signature(2)  # no correction: its field is left out
+    return [replace(r, signature=replace(r.signature, resampling=name), p_value=f.p_value,
+                    ci=f.ci) for r, f in zip(results, found)]

@@ -54,7 +54,7 @@ class Resampling:
 
     Raises:
         ValueError: an unknown test or correction, fewer than one resample or trial, a
-            level outside (0, 1).
+            negative seed, a level outside (0, 1).
     """
 
     ci: bool = False
@@ -73,6 +73,8 @@ class Resampling:
                              f"(known: {', '.join(CORRECTIONS)})")
         if not 0 < self.level < 1:
             raise ValueError(f"the confidence level must lie between 0 and 1, not {self.level}")
+        if self.seed < 0:  # numpy's generators refuse a negative seed
+            raise ValueError(f"the seed must be 0 or more, not {self.seed}")
         if self.resamples < 1 or self.trials < 1:
             raise ValueError("resamples and trials must be 1 or more, not "
                              f"{min(self.resamples, self.trials)}")
