@@ -54,8 +54,11 @@ class Evaluation:
 
 
 def system_names(paths: Sequence[str]) -> list[str]:
-    """Each hypothesis' file name, or its whole path where two file names are the same."""
+    """Each hypothesis' file name (without ``.m2`` when every one is an M2 file), or its
+    whole path where two file names are the same (``#2`` … where two paths are)."""
     bases = [os.path.basename(p) or p for p in paths]
+    if all(b.endswith(".m2") and len(b) > 3 for b in bases):  # ERRANT's M2 outputs: AMU.m2
+        bases = [b[:-3] for b in bases]
     names = bases if len(set(bases)) == len(bases) else list(paths)
     seen: dict[str, int] = {}
     out = []
