@@ -40,7 +40,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import compress, islice
 from operator import add
 from typing import Any
 
@@ -80,20 +80,28 @@ def _pair_table(a: Sequence[str], b: Sequence[str], budget: CellBudget | None = 
     return rows
 
 
-def _next_row(prev: list[int], i: int, x: str, b: Sequence[str]) -> list[int]:
-    """Row ``i`` of a pairwise table (its token ``x`` against ``b``) from row ``i − 1``."""
-    m = len(b)
-    cur = [i * GAP] + [0] * m
-    left = cur[0]
-    for j in range(1, m + 1):
-        v = prev[j - 1] + (0 if x == b[j - 1] else MISMATCH)
-        up = prev[j] + GAP
-        if up < v:
-            v = up
+def _next_row(prev: list[int], i: int, x: str, b: Sequence[str],
+              head: list[int] | None = None) -> list[int]:
+    """Row ``i`` of a pairwise table (its token ``x`` against ``b``) from row ``i − 1``;
+    ``head``, when given, is the row's first cells, already known."""
+    if head is None:
+        cur = [i * GAP]
+        p = 0
+    else:
+        cur = head
+        p = len(head) - 1
+    left = cur[-1]
+    append = cur.append
+    for d, up, y in zip(islice(prev, p, None), islice(prev, p + 1, None), islice(b, p, None)):
+        if x != y:
+            d += MISMATCH
+        up += GAP
+        if up < d:
+            d = up
         left += GAP
-        if left < v:
-            v = left
-        cur[j] = left = v
+        if d < left:
+            left = d
+        append(left)
     return cur
 
 
@@ -274,44 +282,58 @@ class _Side:
     reference (``k``), with the table of the reversed sequences, the optimum, and the
     excess hulls (:meth:`hulls`) per slack."""
 
-    __slots__ = ("t", "back", "best", "cache")
+    __slots__ = ("t", "back", "best", "cache", "costs")
 
     def __init__(self, forward: list[list[int]], backward: list[list[int]]) -> None:
         self.t: list[tuple[int, ...]] = list(zip(*forward))
         self.back: list[tuple[int, ...]] = list(zip(*backward))
         self.best = forward[-1][-1]
-        self.cache: dict[int, list[tuple[list[int], list[int], int]]] = {}
+        self.cache: dict[int, list[tuple[list[int], list[int]]]] = {}
+        self.costs: list[list[int]] | None = None
 
-    def hulls(self, slack: int) -> list[tuple[list[int], list[int], int]]:
-        """Per row ``i`` of the excess table, for each threshold ``t`` in ``[0, cap]``: the
-        first and last column whose excess is at most ``t`` (``(len, -1)`` when none);
-        ``cap``, the smaller of ``slack`` and the row's largest excess, stands for every
-        larger ``t``."""
+    def hulls(self, slack: int) -> list[tuple[list[int], list[int]]]:
+        """Per row ``i`` of the excess table (the cheapest alignment through the cell minus
+        the optimum), for each threshold ``t`` in ``[0, slack]``: the first and last column
+        whose excess is at most ``t`` (``(len, -1)`` when none)."""
         out = self.cache.get(slack)
-        if out is not None:
-            return out
-        out = []
-        best, n = self.best, len(self.t) - 1
-        for i, row in enumerate(self.t):
-            values = list(map(add, row, reversed(self.back[n - i])))
-            width = len(values)
-            cap = max(values) - best
-            if slack < cap:
-                cap = slack
-            lo, hi = [width] * (cap + 1), [-1] * (cap + 1)
-            for k in compress(range(width), map((best + cap).__ge__, values)):
-                e = values[k] - best
-                if k < lo[e]:
-                    lo[e] = k
-                hi[e] = k
-            for t in range(1, cap + 1):
-                if lo[t - 1] < lo[t]:
-                    lo[t] = lo[t - 1]
-                if hi[t - 1] > hi[t]:
-                    hi[t] = hi[t - 1]
-            out.append((lo, hi, cap))
-        self.cache[slack] = out
+        if out is None:
+            best = self.best
+            top = best + slack
+            out = []
+            for row, back in zip(self.t, reversed(self.back)):
+                values = list(map(add, row, reversed(back)))
+                width = len(values)
+                ks = list(compress(range(width), map(top.__ge__, values)))
+                # scanned from either end, each new smallest excess e sets the thresholds
+                # from e up to the previous smallest
+                lo = [width] * (slack + 1)
+                above = slack + 1
+                for k in ks:
+                    e = values[k] - best
+                    if e < above:
+                        lo[e:above] = [k] * (above - e)
+                        if not e:
+                            break
+                        above = e
+                hi = [-1] * (slack + 1)
+                above = slack + 1
+                for k in reversed(ks):
+                    e = values[k] - best
+                    if e < above:
+                        hi[e:above] = [k] * (above - e)
+                        if not e:
+                            break
+                        above = e
+                out.append((lo, hi))
+            self.cache[slack] = out
         return out
+
+    def mismatches(self, a: Sequence[str], ref: Sequence[str]) -> list[list[int]]:
+        """Per token of ``a`` (the row ``i``, from 1), the cost of matching it with each
+        token of the reference (from column 1; column 0 unused)."""
+        if self.costs is None:
+            self.costs = [[]] + [[0] + [0 if x == c else MISMATCH for c in ref] for x in a]
+        return self.costs
 
 
 def _pair_tables(a: Sequence[str], b: Sequence[str], budget: CellBudget) -> _Pair:
@@ -326,32 +348,56 @@ def _pair_tables(a: Sequence[str], b: Sequence[str], budget: CellBudget) -> _Pai
 
 
 def _side(a: Sequence[str], ref: Sequence[str], cache: dict[Any, Any],
-          budget: CellBudget | None = None) -> _Side:
+          budget: CellBudget | None = None, like: Sequence[str] | None = None) -> _Side:
     """As :func:`_pair_tables` for ``a`` (the source or the hypothesis) and a reference.
 
     The references of a sentence share long prefixes and suffixes, so the tables are made
     with the reference's tokens as rows, each row kept in a trie of the references seen
-    (a row depends only on the tokens before it), and transposed."""
-    return _Side(_trie_rows(ref, a, cache, "forward", budget),
-                 _trie_rows(ref[::-1], a[::-1], cache, "backward", budget))
+    (a row depends only on the tokens before it), and transposed.  ``like``: a sequence
+    whose tables of ``ref`` are in ``cache``: the cells of the tokens ``a`` shares with
+    it at the start (forward) or the end (backward) are taken from them."""
+    seeds: tuple[tuple[Any, int] | None, tuple[Any, int] | None] = (None, None)
+    if like is not None:
+        start = _common_start(a, like)
+        end = _common_start(a[::-1], like[::-1])
+        seeds = ((cache[("forward", tuple(like))], start),
+                 (cache[("backward", tuple(like[::-1]))], end))
+    return _Side(_trie_rows(ref, a, cache, "forward", budget, seeds[0]),
+                 _trie_rows(ref[::-1], a[::-1], cache, "backward", budget, seeds[1]))
+
+
+def _common_start(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many tokens ``a`` and ``b`` share at the start."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def _trie_rows(seq: Sequence[str], other: Sequence[str], cache: dict[Any, Any], side: str,
-               budget: CellBudget | None = None) -> list[list[int]]:
+               budget: CellBudget | None = None, seed: tuple[Any, int] | None = None
+               ) -> list[list[int]]:
     """The rows of ``_pair_table(seq, other)``, each made once per ``cache`` (a sentence)
     for all the sequences with the same tokens before it; ``budget`` is charged for the
-    rows made."""
+    rows made.  ``seed``: the root of a trie holding ``seq`` against a sequence whose first
+    ``p`` tokens are ``other``'s, and ``p``: a new row's first ``p + 1`` cells are its."""
     key = (side, tuple(other))
     node = cache.get(key)
     if node is None:
         node = cache[key] = ([j * GAP for j in range(len(other) + 1)], {})
+    known, p = seed if seed is not None and seed[1] else (None, 0)
     rows = [node[0]]
     for i, x in enumerate(seq, 1):
+        if known is not None:
+            known = known[1][x]
         child = node[1].get(x)
         if child is None:
             if budget is not None:
                 budget.take(COMPUTED * (len(other) + 1))
-            child = node[1][x] = (_next_row(node[0], i, x, other), {})
+            head = known[0][:p + 1] if known is not None else None
+            child = node[1][x] = (_next_row(node[0], i, x, other, head), {})
         rows.append(child[0])
         node = child
     return rows
@@ -373,14 +419,18 @@ def _band(n1: int, pair: _Pair, side13: _Side, side23: _Side, slack: int
     band: list[list[tuple[int, int, int]]] = [[]]
     for i in range(1, n1 + 1):
         rows = []
-        lo13, hi13, cap13 = h13[i]
+        lo13, hi13 = h13[i]
         for j, x in within[i]:
             t = slack - x
-            lo23, hi23, cap23 = h23[j]
-            t1 = t if t < cap13 else cap13
-            t2 = t if t < cap23 else cap23
-            lo = lo13[t1] if lo13[t1] > lo23[t2] else lo23[t2]
-            hi = hi13[t1] if hi13[t1] < hi23[t2] else hi23[t2]
+            lo23, hi23 = h23[j]
+            lo = lo13[t]
+            k = lo23[t]
+            if k > lo:
+                lo = k
+            hi = hi13[t]
+            k = hi23[t]
+            if k < hi:
+                hi = k
             if lo <= hi:
                 rows.append((j, lo, hi))
         band.append(rows)
@@ -417,10 +467,11 @@ def _banded_table(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str], pair:
     g2 = 2 * GAP
     big_row = [BIG] * (n3 + 1)
     d: list[list[list[int] | None]] = [[None] * (n2 + 1) for _ in range(n1 + 1)]
+    costs13 = side13.mismatches(s1, s3)
     for i in range(1, n1 + 1):
         a = s1[i - 1]
         plane, back = d[i], d[i - 1]
-        c13 = [0] + [0 if a == c else MISMATCH for c in s3]
+        c13 = costs13[i]
         for j, k_lo, k_hi in band[i]:
             b = s2[j - 1]
             c12 = 0 if a == b else MISMATCH
@@ -1072,8 +1123,9 @@ class SentenceWork:
                     pair = _Pair(_pair_table(src, hyp), _pair_table(src[::-1], hyp[::-1]))
                 # the rows the references' tries of source and hypothesis gain
                 budget.take(COMPUTED * self._trie_rows_added(r) * (n + m + 2))
-                c = counts(_three_way_from(src, hyp, ref, pair, self._side(r),
-                                           _side(hyp, ref, self.cache), budget))
+                side13 = self._side(r)  # first: the hypothesis's rows start from it
+                c = counts(_three_way_from(src, hyp, ref, pair, side13,
+                                           _side(hyp, ref, self.cache, like=src), budget))
             out.append(c)
             if ref != src:  # align(src, src, ref)
                 budget.take(COMPUTED * (n + 1) * (len(ref) + 1))
