@@ -284,10 +284,10 @@ class _Side:
 
     __slots__ = ("t", "back", "best", "cache", "costs")
 
-    def __init__(self, forward: list[list[int]], backward: list[list[int]]) -> None:
-        self.t: list[tuple[int, ...]] = list(zip(*forward))
+    def __init__(self, t: list[tuple[int, ...]], backward: list[list[int]]) -> None:
+        self.t = t
         self.back: list[tuple[int, ...]] = list(zip(*backward))
-        self.best = forward[-1][-1]
+        self.best = t[-1][-1]
         self.cache: dict[int, list[tuple[list[int], list[int]]]] = {}
         self.costs: list[list[int]] | None = None
 
@@ -362,7 +362,7 @@ def _side(a: Sequence[str], ref: Sequence[str], cache: dict[Any, Any],
         end = _common_start(a[::-1], like[::-1])
         seeds = ((cache[("forward", tuple(like))], start),
                  (cache[("backward", tuple(like[::-1]))], end))
-    return _Side(_trie_rows(ref, a, cache, "forward", budget, seeds[0]),
+    return _Side(list(zip(*_trie_rows(ref, a, cache, "forward", budget, seeds[0]))),
                  _trie_rows(ref[::-1], a[::-1], cache, "backward", budget, seeds[1]))
 
 
@@ -1077,6 +1077,9 @@ class SentenceWork:
         self._base: list[Counts] = [ZERO] * n
         self._base_made = [False] * n
         self._sides: list[_Side | None] = [None] * n
+        self._tables: list[list[tuple[int, ...]] | None] = [None] * n
+        self.choices: dict[tuple[Any, ...], int] = {}
+        """The reference kept per hypothesis and options (optimising per sentence)."""
         self._new_rows: list[int] | None = None
         self._hypotheses: dict[tuple[str, ...], tuple[list[Counts], list[int]]] = {}
         self._segments: dict[tuple[str, ...], tuple[list[Segment] | None, list[int]]] = {}
@@ -1133,19 +1136,35 @@ class SentenceWork:
         return out
 
     def _baseline(self, r: int) -> Counts:
-        """The counts of the source against reference ``r``."""
+        """The counts of the source against reference ``r`` (``align(src, src, ref)``)."""
         if not self._base_made[r]:
             assert self.refs is not None
-            self._base[r] = counts(align(self.source, self.source, self.refs[r]))
+            src, ref = self.source, self.refs[r]
+            if src == ref:
+                self._base[r] = counts((src, src, ref))
+            else:
+                a, b = _pair_backtrace(self._forward(r), src, ref)
+                self._base[r] = counts((a, a, b))
             self._base_made[r] = True
         return self._base[r]
+
+    def _forward(self, r: int) -> list[tuple[int, ...]]:
+        """The pairwise table ``t[i][k]`` of the source and reference ``r``."""
+        t = self._tables[r]
+        if t is None:
+            assert self.refs is not None
+            t = self._tables[r] = list(zip(*_trie_rows(self.refs[r], self.source, self.cache,
+                                                       "forward")))
+        return t
 
     def _side(self, r: int) -> _Side:
         """The pairwise tables of the source and reference ``r``."""
         side = self._sides[r]
         if side is None:
             assert self.refs is not None
-            side = self._sides[r] = _side(self.source, self.refs[r], self.cache)
+            src, ref = self.source, self.refs[r]
+            side = self._sides[r] = _Side(self._forward(r), _trie_rows(
+                ref[::-1], src[::-1], self.cache, "backward"))
         return side
 
     def _trie_rows_added(self, r: int) -> int:
@@ -1286,18 +1305,22 @@ class IMeasure:
         if refs is None:
             return self._add_searched(work, hyp)
         hyp_counts, base_counts = work.counts(hyp, self.max_cells)
-        best: Scores | None = None
-        kept = 0
         corpus = self.optimise == "corpus"
-        for r, (c, b) in enumerate(zip(hyp_counts, base_counts)):
-            if corpus:
-                cum = _add(self.total, c)
-                cum_b = _add(self.total_base, b)
-                compared = scores(cum, self.beta, self.weight, cum_b)
-            else:
-                compared = scores(c, self.beta, self.weight, b)
-            if better(compared, best, self.aspect, self.metric):
-                best, kept = compared, r
+        key = (tuple(hyp), self.maximise, self.beta, self.weight)
+        kept = -1 if corpus else work.choices.get(key, -1)
+        if kept < 0:
+            best: Scores | None = None
+            for r, (c, b) in enumerate(zip(hyp_counts, base_counts)):
+                if corpus:
+                    cum = _add(self.total, c)
+                    cum_b = _add(self.total_base, b)
+                    compared = scores(cum, self.beta, self.weight, cum_b)
+                else:
+                    compared = scores(c, self.beta, self.weight, b)
+                if better(compared, best, self.aspect, self.metric):
+                    best, kept = compared, r
+            if not corpus:
+                work.choices[key] = kept
         result = SentenceResult(gold.id, refs[kept], hyp_counts[kept], base_counts[kept],
                                 len(refs))
         self.total = _add(self.total, result.counts)
