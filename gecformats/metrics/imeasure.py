@@ -300,13 +300,15 @@ class _Side:
             best = self.best
             top = best + slack
             out = []
+            width = len(self.t[0])
+            columns = range(width)
+            no_lo, no_hi = [width] * (slack + 1), [-1] * (slack + 1)
             for row, back in zip(self.t, reversed(self.back)):
                 values = list(map(add, row, reversed(back)))
-                width = len(values)
-                ks = list(compress(range(width), map(top.__ge__, values)))
+                ks = list(compress(columns, map(top.__ge__, values)))
                 # scanned from either end, each new smallest excess e sets the thresholds
                 # from e up to the previous smallest
-                lo = [width] * (slack + 1)
+                lo = no_lo[:]
                 above = slack + 1
                 for k in ks:
                     e = values[k] - best
@@ -315,7 +317,7 @@ class _Side:
                         if not e:
                             break
                         above = e
-                hi = [-1] * (slack + 1)
+                hi = no_hi[:]
                 above = slack + 1
                 for k in reversed(ks):
                     e = values[k] - best
@@ -486,30 +488,32 @@ def _banded_table(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str], pair:
             row_j = plane[j - 1] or big_row
             back_j = back[j] or big_row
             back_jj = back[j - 1] or big_row
-            for k in range(max(k_lo, 1), k_hi + 1):
-                c = s3[k - 1]
-                c23 = 0 if b == c else MISMATCH
+            # each cell's (k - 1) neighbours are the previous cell's k ones
+            k = k_lo if k_lo > 1 else 1
+            diag, up, side, left = back_jj[k - 1], back_j[k - 1], row_j[k - 1], row[k - 1]
+            for k in range(k, k_hi + 1):
+                c23 = 0 if b == s3[k - 1] else MISMATCH
                 c_13 = c13[k]
-                v = back_jj[k - 1] + c12 + c_13 + c23
-                x = back_jj[k] + c12 + g2
+                v = diag + c12 + c_13 + c23
+                diag = back_jj[k]
+                x = diag + c12 + g2
                 if x < v:
                     v = x
-                x = back_j[k - 1] + c_13 + g2
+                x = up + c_13 + g2
                 if x < v:
                     v = x
-                x = row_j[k - 1] + c23 + g2
+                x = side + c23 + g2
                 if x < v:
                     v = x
-                x = back_j[k] + g2
+                up = back_j[k]
+                side = row_j[k]
+                x = up if up < side else side
+                if left < x:
+                    x = left
+                x += g2
                 if x < v:
                     v = x
-                x = row_j[k] + g2
-                if x < v:
-                    v = x
-                x = row[k - 1] + g2
-                if x < v:
-                    v = x
-                row[k] = v
+                row[k] = left = v
             plane[j] = row
     if not n1 or not n2:  # the whole table is a plane
         _plane_row(d, n1, n2, t12, t13, t23)
