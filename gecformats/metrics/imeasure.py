@@ -1003,7 +1003,10 @@ def search(segs: list[Segment], run: IMeasure, start: Counts = ZERO,
                     continue
                 trial = choice[:]
                 trial[s_index] = k
-                tc, tb = totals(trial)
+                # the totals of the trial: one segment's option swapped
+                old, new = seg.options[choice[s_index]], seg.options[k]
+                tc = _add(_sub(c, old[1]), new[1])
+                tb = _add(_sub(b, old[2]), new[2])
                 sc = scores(tc, run.beta, run.weight, tb)
                 if better(sc, best, aspect, metric):
                     choice, best, c, b, improved = trial, sc, tc, tb, True
@@ -1082,8 +1085,9 @@ class SentenceWork:
         self._base_made = [False] * n
         self._sides: list[_Side | None] = [None] * n
         self._tables: list[list[tuple[int, ...]] | None] = [None] * n
-        self.choices: dict[tuple[Any, ...], int] = {}
-        """The reference kept per hypothesis and options (optimising per sentence)."""
+        self.choices: dict[tuple[Any, ...], Any] = {}
+        """Optimising per sentence, what a hypothesis and options chose: the reference
+        kept, or :func:`search`'s choice and counts."""
         self._new_rows: list[int] | None = None
         self._hypotheses: dict[tuple[str, ...], tuple[list[Counts], list[int]]] = {}
         self._segments: dict[tuple[str, ...], tuple[list[Segment] | None, list[int]]] = {}
@@ -1340,8 +1344,14 @@ class IMeasure:
             raise ValueError(f"sentence {gold.id}: {combinations(gold):,} references, and "
                              "its loci cannot be cut into stretches small enough to search")
         corpus = self.optimise == "corpus"
-        choice, c, b = search(segs, self, self.total if corpus else ZERO,
-                              self.total_base if corpus else ZERO)
+        key = ("searched", tuple(hyp), self.maximise, self.beta, self.weight)
+        found = None if corpus else work.choices.get(key)
+        if found is None:
+            found = search(segs, self, self.total if corpus else ZERO,
+                           self.total_base if corpus else ZERO)
+            if not corpus:
+                work.choices[key] = found
+        choice, c, b = found
         ref = [t for seg, k in zip(segs, choice) for t in seg.options[k][0]]
         result = SentenceResult(gold.id, ref, c, b, combinations(gold), searched=True)
         self.total = _add(self.total, c)
