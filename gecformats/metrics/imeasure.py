@@ -139,7 +139,10 @@ Measured, a unit costs at most about 12 bytes and 0.1 µs (a 9-token source agai
 sentence than the source, against 960 references), the next 12 million.  Before each
 three-way table an upper bound of its cost (its pairwise tables and the whole cube) must
 fit in what is left, so hypotheses several times longer than their source (a 400-token
-sentence against three copies of itself, a line of 1 MB) are refused at once."""
+sentence against three copies of itself, a line of 1 MB) are refused at once.  Systems
+scored together share their work on a sentence (:class:`SentenceWork`), but each is
+charged what it would fill alone: the same sentences are refused whichever systems are
+scored with it."""
 
 
 COMPUTED = 4
