@@ -304,17 +304,25 @@ class _Side:
             top = best + slack
             out = []
             width = len(self.t[0])
-            columns = range(width)
+            n, n3 = len(self.t) - 1, width - 1
+            # aligning prefixes (or suffixes) whose lengths differ by d costs at least d
+            # gaps: only the columns k near the row i can be within the slack
+            shift = n3 - n
+            reach = (top - GAP * abs(shift)) // (2 * GAP)
+            before, after = min(0, shift) - reach, max(0, shift) + reach
             no_lo, no_hi = [width] * (slack + 1), [-1] * (slack + 1)
-            for row, back in zip(self.t, reversed(self.back)):
-                values = list(map(add, row, reversed(back)))
-                ks = list(compress(columns, map(top.__ge__, values)))
+            for i, (row, back) in enumerate(zip(self.t, reversed(self.back))):
+                first = i + before if i + before > 0 else 0
+                last = i + after if i + after < n3 else n3
+                values = list(map(add, row[first:last + 1],
+                                  reversed(back[n3 - last:n3 - first + 1])))
+                ks = [k for k, v in enumerate(values, first) if v <= top]
                 # scanned from either end, each new smallest excess e sets the thresholds
                 # from e up to the previous smallest
                 lo = no_lo[:]
                 above = slack + 1
                 for k in ks:
-                    e = values[k] - best
+                    e = values[k - first] - best
                     if e < above:
                         lo[e:above] = [k] * (above - e)
                         if not e:
@@ -323,7 +331,7 @@ class _Side:
                 hi = no_hi[:]
                 above = slack + 1
                 for k in reversed(ks):
-                    e = values[k] - best
+                    e = values[k - first] - best
                     if e < above:
                         hi[e:above] = [k] * (above - e)
                         if not e:
