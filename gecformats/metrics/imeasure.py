@@ -40,6 +40,8 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from itertools import compress, islice
+from operator import add
 from typing import Any
 
 from gecformats.errors import GecFormatError
@@ -79,20 +81,28 @@ def _pair_table(a: Sequence[str], b: Sequence[str], budget: CellBudget | None = 
     return rows
 
 
-def _next_row(prev: list[int], i: int, x: str, b: Sequence[str]) -> list[int]:
-    """Row ``i`` of a pairwise table (its token ``x`` against ``b``) from row ``i − 1``."""
-    m = len(b)
-    cur = [i * GAP] + [0] * m
-    left = cur[0]
-    for j in range(1, m + 1):
-        v = prev[j - 1] + (0 if x == b[j - 1] else MISMATCH)
-        up = prev[j] + GAP
-        if up < v:
-            v = up
+def _next_row(prev: list[int], i: int, x: str, b: Sequence[str],
+              head: list[int] | None = None) -> list[int]:
+    """Row ``i`` of a pairwise table (its token ``x`` against ``b``) from row ``i − 1``;
+    ``head``, when given, is the row's first cells, already known."""
+    if head is None:
+        cur = [i * GAP]
+        p = 0
+    else:
+        cur = head
+        p = len(head) - 1
+    left = cur[-1]
+    append = cur.append
+    for d, up, y in zip(islice(prev, p, None), islice(prev, p + 1, None), islice(b, p, None)):
+        if x != y:
+            d += MISMATCH
+        up += GAP
+        if up < d:
+            d = up
         left += GAP
-        if left < v:
-            v = left
-        cur[j] = left = v
+        if d < left:
+            left = d
+        append(left)
     return cur
 
 
@@ -130,7 +140,10 @@ Measured, a unit costs at most about 12 bytes and 0.1 µs (a 9-token source agai
 sentence than the source, against 960 references), the next 12 million.  Before each
 three-way table an upper bound of its cost (its pairwise tables and the whole cube) must
 fit in what is left, so hypotheses several times longer than their source (a 400-token
-sentence against three copies of itself, a line of 1 MB) are refused at once."""
+sentence against three copies of itself, a line of 1 MB) are refused at once.  Systems
+scored together share their work on a sentence (:class:`SentenceWork`), but each is
+charged what it would fill alone: the same sentences are refused whichever systems are
+scored with it."""
 
 
 COMPUTED = 4
@@ -205,80 +218,203 @@ def _three_way(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
     Raises:
         AlignmentTooLarge: the tables would take more cells than ``budget`` has left.
     """
-    n1, n2, n3 = len(s1), len(s2), len(s3)
     if budget is None:
         budget = CellBudget(None)
-    # an upper bound known beforehand: the pairwise tables, the band's fixed part, the cube
-    budget.need(COMPUTED * (3 * (n1 + 1) * (n2 + 1) + 4 * (n1 + n2 + 2) * (n3 + 1))
-                + (n1 + 1) * (n2 + 1) * (n3 + 1))
-    t12, x12 = _pair_tables(s1, s2, budget)
-    t13, x13 = _reference_tables(s1, s3, budget)
-    t23, x23 = _reference_tables(s2, s3, budget)
+    budget.need(_three_way_bound(len(s1), len(s2), len(s3)))
+    pair = _pair_tables(s1, s2, budget)
+    side13 = _side(s1, s3, budget.cache, budget)
+    side23 = _side(s2, s3, budget.cache, budget)
+    return _three_way_from(s1, s2, s3, pair, side13, side23, budget)
+
+
+def _three_way_bound(n1: int, n2: int, n3: int) -> int:
+    """An upper bound, known beforehand, of what a three-way table of sequences of these
+    lengths costs: its pairwise tables, the band's fixed part, the whole cube."""
+    return (COMPUTED * (3 * (n1 + 1) * (n2 + 1) + 4 * (n1 + n2 + 2) * (n3 + 1))
+            + (n1 + 1) * (n2 + 1) * (n3 + 1))
+
+
+def _three_way_from(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str], pair: _Pair,
+                    side13: _Side, side23: _Side, budget: CellBudget | None
+                    ) -> tuple[list[str], list[str], list[str]]:
+    """:func:`_three_way` once its pairwise tables are made."""
+    n1, n2, n3 = len(s1), len(s2), len(s3)
     # the pairwise optima add up to a lower bound of the optimum, usually close to it
-    lowest = t12[n1][n2] + t13[n1][n3] + t23[n2][n3]
+    lowest = pair.best + side13.best + side23.best
     bound = lowest + 6
     while True:
-        d = _banded_table(s1, s2, s3, t12, t13, t23, (x12, x13, x23), bound - lowest, budget)
+        d = _banded_table(s1, s2, s3, pair, side13, side23, bound - lowest, budget)
         total = _cell(d, n1, n2, n3)
         if total <= bound:
             break
         bound = total if total < BIG else 2 * bound - lowest + 6
-    return _three_way_backtrace(d, s1, s2, s3)
+    return _three_way_backtrace(d, s1, s2, s3, pair.t, side13.t, side23.t)
 
 
-def _pair_tables(a: Sequence[str], b: Sequence[str], budget: CellBudget
-                 ) -> tuple[list[list[int]], list[list[int]]]:
-    """The pairwise table of ``a`` and ``b`` and its :func:`_excess` table, made once per
-    sentence (every reference is aligned with the same source and hypothesis)."""
+class _Pair:
+    """The pairwise table ``t`` of two sequences (the source and the hypothesis), its
+    optimum, and per slack the cells of each row whose excess (the cheapest alignment
+    through the cell minus the optimum) is within it."""
+
+    __slots__ = ("t", "back", "best", "rows")
+
+    def __init__(self, forward: list[list[int]], backward: list[list[int]]) -> None:
+        self.t = forward
+        self.back = backward
+        self.best = forward[-1][-1]
+        self.rows: dict[int, list[list[tuple[int, int]]]] = {}
+
+    def within(self, slack: int) -> list[list[tuple[int, int]]]:
+        """Per row ``i``, the ``(j, excess)`` with ``j >= 1`` and the excess at most
+        ``slack``, by ``j``."""
+        rows = self.rows.get(slack)
+        if rows is None:
+            best, n = self.best, len(self.t) - 1
+            top = best + slack
+            rows = []
+            for i, row in enumerate(self.t):
+                values = list(map(add, row, reversed(self.back[n - i])))
+                rows.append([(j, values[j] - best)
+                             for j in compress(range(1, len(values)),
+                                               map(top.__ge__, values[1:]))])
+            self.rows[slack] = rows
+        return rows
+
+
+class _Side:
+    """The pairwise table ``t[i][k]`` of the source or the hypothesis (``i``) and a
+    reference (``k``), with the table of the reversed sequences, the optimum, and the
+    excess hulls (:meth:`hulls`) per slack."""
+
+    __slots__ = ("t", "back", "best", "cache", "costs")
+
+    def __init__(self, t: list[tuple[int, ...]], backward: list[list[int]]) -> None:
+        self.t = t
+        self.back: list[tuple[int, ...]] = list(zip(*backward))
+        self.best = t[-1][-1]
+        self.cache: dict[int, list[tuple[list[int], list[int]]]] = {}
+        self.costs: list[list[int]] | None = None
+
+    def hulls(self, slack: int) -> list[tuple[list[int], list[int]]]:
+        """Per row ``i`` of the excess table (the cheapest alignment through the cell minus
+        the optimum), for each threshold ``t`` in ``[0, slack]``: the first and last column
+        whose excess is at most ``t`` (``(len, -1)`` when none)."""
+        out = self.cache.get(slack)
+        if out is None:
+            best = self.best
+            top = best + slack
+            out = []
+            width = len(self.t[0])
+            n, n3 = len(self.t) - 1, width - 1
+            # aligning prefixes (or suffixes) whose lengths differ by d costs at least d
+            # gaps: only the columns k near the row i can be within the slack
+            shift = n3 - n
+            reach = (top - GAP * abs(shift)) // (2 * GAP)
+            before, after = min(0, shift) - reach, max(0, shift) + reach
+            no_lo, no_hi = [width] * (slack + 1), [-1] * (slack + 1)
+            for i, (row, back) in enumerate(zip(self.t, reversed(self.back))):
+                first = i + before if i + before > 0 else 0
+                last = i + after if i + after < n3 else n3
+                values = list(map(add, row[first:last + 1],
+                                  reversed(back[n3 - last:n3 - first + 1])))
+                ks = [k for k, v in enumerate(values, first) if v <= top]
+                # scanned from either end, each new smallest excess e sets the thresholds
+                # from e up to the previous smallest
+                lo = no_lo[:]
+                above = slack + 1
+                for k in ks:
+                    e = values[k - first] - best
+                    if e < above:
+                        lo[e:above] = [k] * (above - e)
+                        if not e:
+                            break
+                        above = e
+                hi = no_hi[:]
+                above = slack + 1
+                for k in reversed(ks):
+                    e = values[k - first] - best
+                    if e < above:
+                        hi[e:above] = [k] * (above - e)
+                        if not e:
+                            break
+                        above = e
+                out.append((lo, hi))
+            self.cache[slack] = out
+        return out
+
+    def mismatches(self, a: Sequence[str], ref: Sequence[str]) -> list[list[int]]:
+        """Per token of ``a`` (the row ``i``, from 1), the cost of matching it with each
+        token of the reference (from column 1; column 0 unused)."""
+        if self.costs is None:
+            self.costs = [[]] + [[0] + [0 if x == c else MISMATCH for c in ref] for x in a]
+        return self.costs
+
+
+def _pair_tables(a: Sequence[str], b: Sequence[str], budget: CellBudget) -> _Pair:
+    """The pairwise tables of ``a`` and ``b`` (:class:`_Pair`), made once per sentence
+    (every reference is aligned with the same source and hypothesis)."""
     key = ("pair", tuple(a), tuple(b))
     tables = budget.cache.get(key)
     if tables is None:
         forward = _pair_table(a, b, budget)
-        tables = forward, _excess(forward, _pair_table(a[::-1], b[::-1], budget))
-        budget.cache[key] = tables
+        tables = budget.cache[key] = _Pair(forward, _pair_table(a[::-1], b[::-1], budget))
     return tables  # type: ignore[no-any-return]
 
 
-def _reference_tables(a: Sequence[str], ref: Sequence[str], budget: CellBudget
-                      ) -> tuple[list[list[int]], list[list[int]]]:
+def _side(a: Sequence[str], ref: Sequence[str], cache: dict[Any, Any],
+          budget: CellBudget | None = None, like: Sequence[str] | None = None) -> _Side:
     """As :func:`_pair_tables` for ``a`` (the source or the hypothesis) and a reference.
 
     The references of a sentence share long prefixes and suffixes, so the tables are made
     with the reference's tokens as rows, each row kept in a trie of the references seen
-    (a row depends only on the tokens before it), and transposed."""
-    forward = _trie_rows(ref, a, budget, "forward")
-    backward = _trie_rows(ref[::-1], a[::-1], budget, "backward")
-    excess = _excess(forward, backward)
-    return [list(c) for c in zip(*forward)], [list(c) for c in zip(*excess)]
+    (a row depends only on the tokens before it), and transposed.  ``like``: a sequence
+    whose tables of ``ref`` are in ``cache``: the cells of the tokens ``a`` shares with
+    it at the start (forward) or the end (backward) are taken from them."""
+    seeds: tuple[tuple[Any, int] | None, tuple[Any, int] | None] = (None, None)
+    if like is not None:
+        start = _common_start(a, like)
+        end = _common_start(a[::-1], like[::-1])
+        seeds = ((cache[("forward", tuple(like))], start),
+                 (cache[("backward", tuple(like[::-1]))], end))
+    return _Side(list(zip(*_trie_rows(ref, a, cache, "forward", budget, seeds[0]))),
+                 _trie_rows(ref[::-1], a[::-1], cache, "backward", budget, seeds[1]))
 
 
-def _trie_rows(seq: Sequence[str], other: Sequence[str], budget: CellBudget, side: str
+def _common_start(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many tokens ``a`` and ``b`` share at the start."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _trie_rows(seq: Sequence[str], other: Sequence[str], cache: dict[Any, Any], side: str,
+               budget: CellBudget | None = None, seed: tuple[Any, int] | None = None
                ) -> list[list[int]]:
-    """The rows of ``_pair_table(seq, other)``, each made once per sentence for all the
-    sequences with the same tokens before it."""
+    """The rows of ``_pair_table(seq, other)``, each made once per ``cache`` (a sentence)
+    for all the sequences with the same tokens before it; ``budget`` is charged for the
+    rows made.  ``seed``: the root of a trie holding ``seq`` against a sequence whose first
+    ``p`` tokens are ``other``'s, and ``p``: a new row's first ``p + 1`` cells are its."""
     key = (side, tuple(other))
-    node = budget.cache.get(key)
+    node = cache.get(key)
     if node is None:
-        node = budget.cache[key] = ([j * GAP for j in range(len(other) + 1)], {})
+        node = cache[key] = ([j * GAP for j in range(len(other) + 1)], {})
+    known, p = seed if seed is not None and seed[1] else (None, 0)
     rows = [node[0]]
     for i, x in enumerate(seq, 1):
+        if known is not None:
+            known = known[1][x]
         child = node[1].get(x)
         if child is None:
-            budget.take(COMPUTED * (len(other) + 1))
-            child = node[1][x] = (_next_row(node[0], i, x, other), {})
+            if budget is not None:
+                budget.take(COMPUTED * (len(other) + 1))
+            head = known[0][:p + 1] if known is not None else None
+            child = node[1][x] = (_next_row(node[0], i, x, other, head), {})
         rows.append(child[0])
         node = child
     return rows
-
-
-def _excess(forward: list[list[int]], backward: list[list[int]]) -> list[list[int]]:
-    """Per pair of cells ``(i, j)``: the cheapest pairwise alignment through it (prefix
-    optimum plus suffix optimum, ``backward`` being the table of the reversed sequences)
-    minus the pair's optimum."""
-    n, m = len(forward) - 1, len(forward[0]) - 1
-    best = forward[n][m]
-    return [[f + b - best for f, b in zip(row, reversed(back))]
-            for row, back in zip(forward, reversed(backward))]
 
 
 def _cell(d: list[list[list[int] | None]], i: int, j: int, k: int) -> int:
@@ -286,145 +422,150 @@ def _cell(d: list[list[list[int] | None]], i: int, j: int, k: int) -> int:
     return BIG if row is None else row[k]
 
 
-def _hulls(x: list[list[int]], slack: int) -> list[tuple[list[int], list[int], int]]:
-    """Per row of an excess table, for each threshold ``t`` in ``[0, cap]``: the first and
-    last column whose excess is at most ``t`` (``(len, -1)`` when none); ``cap``, the
-    smaller of ``slack`` and the row's largest excess, stands for every larger ``t``."""
-    out = []
-    for row in x:
-        n = len(row)
-        cap = min(slack, max(row))
-        lo, hi = [n] * (cap + 1), [-1] * (cap + 1)
-        for k, e in enumerate(row):
-            if e <= cap:
-                if k < lo[e]:
-                    lo[e] = k
-                hi[e] = k
-        for t in range(1, cap + 1):
-            if lo[t - 1] < lo[t]:
-                lo[t] = lo[t - 1]
-            if hi[t - 1] > hi[t]:
-                hi[t] = hi[t - 1]
-        out.append((lo, hi, cap))
-    return out
-
-
-def _band(n1: int, n2: int, excess: tuple[list[list[int]], list[list[int]], list[list[int]]],
-          slack: int) -> list[list[tuple[int, int, int]]]:
+def _band(n1: int, pair: _Pair, side13: _Side, side23: _Side, slack: int
+          ) -> list[list[tuple[int, int, int]]]:
     """Per ``i`` in ``[1, n1]``, the rows ``(j, k_lo, k_hi)`` (``j >= 1``) of the band whose
     cells may be on a path costing at most the pairwise optima plus ``slack``: the pair
     (1, 2) leaves ``t = slack − x12[i][j]``, and ``k`` must keep both ``x13[i][k]`` and
     ``x23[j][k]`` within ``t`` (the hull of those ``k``)."""
-    x12, x13, x23 = excess
-    h13, h23 = _hulls(x13, slack), _hulls(x23, slack)
+    h13, h23 = side13.hulls(slack), side23.hulls(slack)
+    within = pair.within(slack)
     band: list[list[tuple[int, int, int]]] = [[]]
     for i in range(1, n1 + 1):
         rows = []
-        lo13, hi13, cap13 = h13[i]
-        row12 = x12[i]
-        for j in range(1, n2 + 1):
-            t = slack - row12[j]
-            if t < 0:
-                continue
-            lo23, hi23, cap23 = h23[j]
-            t1 = t if t < cap13 else cap13
-            t2 = t if t < cap23 else cap23
-            lo = lo13[t1] if lo13[t1] > lo23[t2] else lo23[t2]
-            hi = hi13[t1] if hi13[t1] < hi23[t2] else hi23[t2]
+        lo13, hi13 = h13[i]
+        for j, x in within[i]:
+            t = slack - x
+            lo23, hi23 = h23[j]
+            lo = lo13[t]
+            k = lo23[t]
+            if k > lo:
+                lo = k
+            hi = hi13[t]
+            k = hi23[t]
+            if k < hi:
+                hi = k
             if lo <= hi:
                 rows.append((j, lo, hi))
         band.append(rows)
     return band
 
 
-def _banded_table(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str],
-                  t12: list[list[int]], t13: list[list[int]], t23: list[list[int]],
-                  excess: tuple[list[list[int]], list[list[int]], list[list[int]]],
-                  slack: int, budget: CellBudget | None = None
-                  ) -> list[list[list[int] | None]]:
+def _plane_row(d: list[list[list[int] | None]], i: int, j: int, t12: list[list[int]],
+               t13: list[tuple[int, ...]], t23: list[tuple[int, ...]]) -> list[int]:
+    """Row ``(i, j)`` of the planes ``i = 0`` or ``j = 0`` (made when first needed: their
+    cells are the pairwise tables' plus the gaps of the third sequence)."""
+    row = d[i][j]
+    if row is None:
+        if i == 0:
+            row = [v + (j + k) * GAP for k, v in enumerate(t23[j])]
+        else:
+            row = [v + (i + k) * GAP for k, v in enumerate(t13[i])]
+        row[0] = t12[i][j] + (i + j) * GAP
+        d[i][j] = row
+    return row
+
+
+def _banded_table(s1: Sequence[str], s2: Sequence[str], s3: Sequence[str], pair: _Pair,
+                  side13: _Side, side23: _Side, slack: int,
+                  budget: CellBudget | None = None) -> list[list[list[int] | None]]:
     n1, n2, n3 = len(s1), len(s2), len(s3)
     if budget is not None:  # first the work of any table: the band's search over (i, j) and
         # its hulls, the planes i = 0 and j = 0 and the row pointers
         budget.take(COMPUTED * ((n1 + 1) * (n2 + 1) + 2 * (n1 + n2 + 2) * (n3 + 1)))
-    band = _band(n1, n2, excess, slack)
+    band = _band(n1, pair, side13, side23, slack)
     if budget is not None:  # the band's rows
         budget.take(sum(map(len, band)) * (n3 + 1)
                     + (COMPUTED - 1) * sum(hi - lo + 1 for rows in band for _, lo, hi in rows))
+    t12, t13, t23 = pair.t, side13.t, side23.t
     g2 = 2 * GAP
     big_row = [BIG] * (n3 + 1)
     d: list[list[list[int] | None]] = [[None] * (n2 + 1) for _ in range(n1 + 1)]
-    for j in range(n2 + 1):
-        d[0][j] = [t23[j][k] + (j + k) * GAP for k in range(n3 + 1)]
-    for i in range(1, n1 + 1):
-        d[i][0] = [t13[i][k] + (i + k) * GAP for k in range(n3 + 1)]
-    for j in range(n2 + 1):
-        d[0][j][0] = t12[0][j] + j * GAP  # type: ignore[index]
-    for i in range(1, n1 + 1):
-        d[i][0][0] = t12[i][0] + i * GAP  # type: ignore[index]
+    costs13 = side13.mismatches(s1, s3)
     for i in range(1, n1 + 1):
         a = s1[i - 1]
         plane, back = d[i], d[i - 1]
-        c13 = [0] + [0 if a == c else MISMATCH for c in s3]
+        c13 = costs13[i]
         for j, k_lo, k_hi in band[i]:
             b = s2[j - 1]
             c12 = 0 if a == b else MISMATCH
             row = [BIG] * (n3 + 1)
             row[0] = t12[i][j] + (i + j) * GAP
+            if i == 1:
+                _plane_row(d, 0, j, t12, t13, t23)
+                _plane_row(d, 0, j - 1, t12, t13, t23)
+            if j == 1:
+                _plane_row(d, i, 0, t12, t13, t23)
+                _plane_row(d, i - 1, 0, t12, t13, t23)
             row_j = plane[j - 1] or big_row
             back_j = back[j] or big_row
             back_jj = back[j - 1] or big_row
-            for k in range(max(k_lo, 1), k_hi + 1):
-                c = s3[k - 1]
-                c23 = 0 if b == c else MISMATCH
+            # each cell's (k - 1) neighbours are the previous cell's k ones
+            k = k_lo if k_lo > 1 else 1
+            diag, up, side, left = back_jj[k - 1], back_j[k - 1], row_j[k - 1], row[k - 1]
+            for k in range(k, k_hi + 1):
+                c23 = 0 if b == s3[k - 1] else MISMATCH
                 c_13 = c13[k]
-                v = back_jj[k - 1] + c12 + c_13 + c23
-                x = back_jj[k] + c12 + g2
+                v = diag + c12 + c_13 + c23
+                diag = back_jj[k]
+                x = diag + c12 + g2
                 if x < v:
                     v = x
-                x = back_j[k - 1] + c_13 + g2
+                x = up + c_13 + g2
                 if x < v:
                     v = x
-                x = row_j[k - 1] + c23 + g2
+                x = side + c23 + g2
                 if x < v:
                     v = x
-                x = back_j[k] + g2
+                up = back_j[k]
+                side = row_j[k]
+                x = up if up < side else side
+                if left < x:
+                    x = left
+                x += g2
                 if x < v:
                     v = x
-                x = row_j[k] + g2
-                if x < v:
-                    v = x
-                x = row[k - 1] + g2
-                if x < v:
-                    v = x
-                row[k] = v
+                row[k] = left = v
             plane[j] = row
+    if not n1 or not n2:  # the whole table is a plane
+        _plane_row(d, n1, n2, t12, t13, t23)
     return d
 
 
 def _three_way_backtrace(d: list[list[list[int] | None]], s1: Sequence[str],
-                         s2: Sequence[str], s3: Sequence[str]
+                         s2: Sequence[str], s3: Sequence[str], t12: list[list[int]],
+                         t13: list[tuple[int, ...]], t23: list[tuple[int, ...]]
                          ) -> tuple[list[str], list[str], list[str]]:
     g2 = 2 * GAP
+
+    def cell(i: int, j: int, k: int) -> int:
+        row = d[i][j]
+        if row is None:
+            if i and j:
+                return BIG
+            row = _plane_row(d, i, j, t12, t13, t23)
+        return row[k]
+
     la: list[str] = []
     lb: list[str] = []
     lc: list[str] = []
     i, j, k = len(s1), len(s2), len(s3)
     while i or j or k:
-        here = _cell(d, i, j, k)
+        here = cell(i, j, k)
         c12 = (0 if s1[i - 1] == s2[j - 1] else MISMATCH) if i and j else 0
         c13 = (0 if s1[i - 1] == s3[k - 1] else MISMATCH) if i and k else 0
         c23 = (0 if s2[j - 1] == s3[k - 1] else MISMATCH) if j and k else 0
-        if i and j and k and here == _cell(d, i - 1, j - 1, k - 1) + c12 + c13 + c23:
+        if i and j and k and here == cell(i - 1, j - 1, k - 1) + c12 + c13 + c23:
             step = (1, 1, 1)
-        elif i and j and here == _cell(d, i - 1, j - 1, k) + c12 + g2:
+        elif i and j and here == cell(i - 1, j - 1, k) + c12 + g2:
             step = (1, 1, 0)
-        elif i and k and here == _cell(d, i - 1, j, k - 1) + c13 + g2:
+        elif i and k and here == cell(i - 1, j, k - 1) + c13 + g2:
             step = (1, 0, 1)
-        elif j and k and here == _cell(d, i, j - 1, k - 1) + c23 + g2:
+        elif j and k and here == cell(i, j - 1, k - 1) + c23 + g2:
             step = (0, 1, 1)
-        elif i and here == _cell(d, i - 1, j, k) + g2:
+        elif i and here == cell(i - 1, j, k) + g2:
             step = (1, 0, 0)
-        elif j and here == _cell(d, i, j - 1, k) + g2:
+        elif j and here == cell(i, j - 1, k) + g2:
             step = (0, 1, 0)
         else:
             step = (0, 0, 1)
@@ -874,7 +1015,10 @@ def search(segs: list[Segment], run: IMeasure, start: Counts = ZERO,
                     continue
                 trial = choice[:]
                 trial[s_index] = k
-                tc, tb = totals(trial)
+                # the totals of the trial: one segment's option swapped
+                old, new = seg.options[choice[s_index]], seg.options[k]
+                tc = _add(_sub(c, old[1]), new[1])
+                tb = _add(_sub(b, old[2]), new[2])
                 sc = scores(tc, run.beta, run.weight, tb)
                 if better(sc, best, aspect, metric):
                     choice, best, c, b, improved = trial, sc, tc, tb, True
@@ -883,6 +1027,206 @@ def search(segs: list[Segment], run: IMeasure, start: Counts = ZERO,
 
 def _sub(a: Counts, b: Counts) -> Counts:
     return tuple(x - y for x, y in zip(a, b))  # type: ignore[return-value]
+
+
+# ------------------------------------------------------------------------- shared work
+
+
+class _LoggedBudget(CellBudget):
+    """A :class:`CellBudget` that also logs what is asked of it (a take as its cells, a
+    need as ``~cells``; consecutive takes summed, which passes or fails as they would one
+    by one), so that the same work asked again can be replayed on a fresh budget
+    (:func:`_replay`) instead of being redone."""
+
+    __slots__ = ("log",)
+
+    def __init__(self, limit: int | None) -> None:
+        super().__init__(limit)
+        self.log: list[int] = []
+
+    def take(self, cells: int) -> None:
+        """As :meth:`CellBudget.take`, logged."""
+        log = self.log
+        if log and log[-1] >= 0:
+            log[-1] += cells
+        else:
+            log.append(cells)
+        super().take(cells)
+
+    def need(self, cells: int) -> None:
+        """As :meth:`CellBudget.need`, logged."""
+        self.log.append(~cells)
+        super().need(cells)
+
+
+def _replay(log: list[int], limit: int | None) -> None:
+    """Ask a fresh budget of ``limit`` cells what ``log`` asked.
+
+    Raises:
+        AlignmentTooLarge: where the logged work would have raised it.
+    """
+    if limit is None:
+        return
+    budget = CellBudget(limit)
+    for cells in log:
+        if cells >= 0:
+            budget.take(cells)
+        else:
+            budget.need(~cells)
+
+
+class SentenceWork:
+    """The work on one gold sentence that every system scored on it shares: its references
+    (``refs``, ``None`` when there are too many to try and its segments are searched), the
+    baseline's counts against each, the pairwise tables of the source and each reference,
+    and per distinct hypothesis (often the source, or another system's line) its counts
+    against each reference or its segments.
+
+    What each hypothesis asks of the sentence's cell budget is what :func:`align` and
+    :func:`segments` ask when the system is scored alone (the same checks, the same
+    cells in the same order), so ``max_cells`` refuses the same sentences whichever
+    systems are scored together.  Make it with :meth:`IMeasure.prepare`."""
+
+    def __init__(self, gold: GoldSentence, refs: list[list[str]] | None) -> None:
+        self.gold = gold
+        self.source = gold.source
+        self.refs = refs
+        self.cache: dict[Any, Any] = {}
+        n = len(refs) if refs is not None else 0
+        self._base: list[Counts] = [ZERO] * n
+        self._base_made = [False] * n
+        self._sides: list[_Side | None] = [None] * n
+        self._tables: list[list[tuple[int, ...]] | None] = [None] * n
+        self.choices: dict[tuple[Any, ...], Any] = {}
+        """Optimising per sentence, what a hypothesis and options chose: the reference
+        kept, or :func:`search`'s choice and counts."""
+        self._new_rows: list[int] | None = None
+        self._hypotheses: dict[tuple[str, ...], tuple[list[Counts], list[int]]] = {}
+        self._segments: dict[tuple[str, ...], tuple[list[Segment] | None, list[int]]] = {}
+
+    def counts(self, hypothesis: list[str], limit: int | None
+               ) -> tuple[list[Counts], list[Counts]]:
+        """Per reference, the counts of ``hypothesis`` and of the baseline.
+
+        Raises:
+            AlignmentTooLarge: scored alone against these references, the hypothesis would
+                need more than ``limit`` cells (``None``: no limit).
+        """
+        assert self.refs is not None
+        key = tuple(hypothesis)
+        known = self._hypotheses.get(key)
+        if known is None:
+            budget = _LoggedBudget(limit)
+            known = self._hypotheses[key] = (self._count(hypothesis, budget), budget.log)
+        else:
+            _replay(known[1], limit)
+        return known[0], self._base
+
+    def _count(self, hyp: list[str], budget: CellBudget) -> list[Counts]:
+        """:meth:`counts` made, each table charged to ``budget`` as :func:`align` charges
+        it (before it is made) though the tables of the source are shared."""
+        src, refs = self.source, self.refs
+        assert refs is not None
+        n, m = len(src), len(hyp)
+        same = hyp == src
+        pair: _Pair | None = None
+        out = []
+        for r, ref in enumerate(refs):
+            if same:  # align(src, src, ref): the baseline
+                if ref != src:
+                    budget.take(COMPUTED * (n + 1) * (len(ref) + 1))
+                c = self._baseline(r)
+            elif ref == src:  # a pairwise table of reference and hypothesis
+                budget.take(COMPUTED * (len(ref) + 1) * (m + 1))
+                c = counts(align(src, hyp, ref))
+            else:
+                budget.need(_three_way_bound(n, m, len(ref)))
+                if pair is None:
+                    budget.take(2 * COMPUTED * (n + 1) * (m + 1))
+                    pair = _Pair(_pair_table(src, hyp), _pair_table(src[::-1], hyp[::-1]))
+                # the rows the references' tries of source and hypothesis gain
+                budget.take(COMPUTED * self._trie_rows_added(r) * (n + m + 2))
+                side13 = self._side(r)  # first: the hypothesis's rows start from it
+                c = counts(_three_way_from(src, hyp, ref, pair, side13,
+                                           _side(hyp, ref, self.cache, like=src), budget))
+            out.append(c)
+            if ref != src:  # align(src, src, ref)
+                budget.take(COMPUTED * (n + 1) * (len(ref) + 1))
+            self._baseline(r)
+        return out
+
+    def _baseline(self, r: int) -> Counts:
+        """The counts of the source against reference ``r`` (``align(src, src, ref)``)."""
+        if not self._base_made[r]:
+            assert self.refs is not None
+            src, ref = self.source, self.refs[r]
+            if src == ref:
+                self._base[r] = counts((src, src, ref))
+            else:
+                a, b = _pair_backtrace(self._forward(r), src, ref)
+                self._base[r] = counts((a, a, b))
+            self._base_made[r] = True
+        return self._base[r]
+
+    def _forward(self, r: int) -> list[tuple[int, ...]]:
+        """The pairwise table ``t[i][k]`` of the source and reference ``r``."""
+        t = self._tables[r]
+        if t is None:
+            assert self.refs is not None
+            t = self._tables[r] = list(zip(*_trie_rows(self.refs[r], self.source, self.cache,
+                                                       "forward")))
+        return t
+
+    def _side(self, r: int) -> _Side:
+        """The pairwise tables of the source and reference ``r``."""
+        side = self._sides[r]
+        if side is None:
+            assert self.refs is not None
+            src, ref = self.source, self.refs[r]
+            side = self._sides[r] = _Side(self._forward(r), _trie_rows(
+                ref[::-1], src[::-1], self.cache, "backward"))
+        return side
+
+    def _trie_rows_added(self, r: int) -> int:
+        """How many rows :func:`_trie_rows` makes for reference ``r`` in a trie of the
+        forward and one of the backward references, the references other than the source
+        before it being in them (the tries of the three-way alignments of one system)."""
+        if self._new_rows is None:
+            assert self.refs is not None
+            added = []
+            forward: dict[Any, Any] = {}
+            backward: dict[Any, Any] = {}
+            for ref in self.refs:
+                made = 0
+                if ref != self.source:
+                    for trie, seq in ((forward, ref), (backward, ref[::-1])):
+                        node = trie
+                        for x in seq:
+                            child = node.get(x)
+                            if child is None:
+                                child = node[x] = {}
+                                made += 1
+                            node = child
+                added.append(made)
+            self._new_rows = added
+        return self._new_rows[r]
+
+    def segments(self, hypothesis: list[str], limit: int | None) -> list[Segment] | None:
+        """:func:`segments` of the sentence and ``hypothesis`` (with a budget of ``limit``
+        cells, ``None``: no limit).
+
+        Raises:
+            AlignmentTooLarge: the alignments would need more than ``limit`` cells.
+        """
+        key = tuple(hypothesis)
+        known = self._segments.get(key)
+        if known is None:
+            budget = _LoggedBudget(limit)
+            known = self._segments[key] = (segments(self.gold, hypothesis, budget=budget),
+                                           budget.log)
+        else:
+            _replay(known[1], limit)
+        return known[0]
 
 
 # ------------------------------------------------------------------------- scoring
@@ -950,54 +1294,76 @@ class IMeasure:
     def metric(self) -> str:
         return self.maximise[1:]
 
+    def prepare(self, gold: GoldSentence) -> SentenceWork:
+        """The work on ``gold`` that every system scored with these options shares: pass it
+        to :meth:`add` of each.
+
+        Raises:
+            ValueError: a required locus without alternatives.
+        """
+        if self.mix and combinations(gold) > self.enumerate_max:
+            return SentenceWork(gold, None)
+        return SentenceWork(gold, candidates(gold, self.mix))
+
     def add(self, gold: GoldSentence, hypothesis: Sequence[str],
-            refs: list[list[str]] | None = None) -> SentenceResult:
+            refs: list[list[str]] | None = None, work: SentenceWork | None = None
+            ) -> SentenceResult:
         """Score one sentence: choose its reference and add its counts to the totals.
 
-        ``refs``: the sentence's :func:`candidates` when already made (several systems).
+        ``refs``: the sentence's :func:`candidates` when already made; ``work``: what
+        :meth:`prepare` made of ``gold`` (several systems share its work; ``refs`` is then
+        unused).
 
         Raises:
             AlignmentTooLarge: the alignments need more than ``max_cells`` cells (nothing
                 is added).
         """
-        src = gold.source
         hyp = list(hypothesis)
-        budget = CellBudget(self.max_cells) if self.max_cells is not None else None
+        if work is None:
+            work = SentenceWork(gold, refs) if refs is not None else self.prepare(gold)
+        refs = work.refs
         if refs is None:
-            if self.mix and combinations(gold) > self.enumerate_max:
-                return self._add_searched(gold, hyp, budget)
-            refs = candidates(gold, self.mix)
-        best: Scores | None = None
-        kept: tuple[list[str], Counts, Counts] | None = None
+            return self._add_searched(work, hyp)
+        hyp_counts, base_counts = work.counts(hyp, self.max_cells)
         corpus = self.optimise == "corpus"
-        for ref in refs:
-            c = counts(align(src, hyp, ref, budget))
-            b = counts(align(src, src, ref, budget))
-            if corpus:
-                cum = _add(self.total, c)
-                cum_b = _add(self.total_base, b)
-                compared = scores(cum, self.beta, self.weight, cum_b)
-            else:
-                compared = scores(c, self.beta, self.weight, b)
-            if better(compared, best, self.aspect, self.metric):
-                best, kept = compared, (ref, c, b)
-        assert kept is not None
-        result = SentenceResult(gold.id, kept[0], kept[1], kept[2], len(refs))
-        self.total = _add(self.total, kept[1])
-        self.total_base = _add(self.total_base, kept[2])
+        key = (tuple(hyp), self.maximise, self.beta, self.weight)
+        kept = -1 if corpus else work.choices.get(key, -1)
+        if kept < 0:
+            best: Scores | None = None
+            for r, (c, b) in enumerate(zip(hyp_counts, base_counts)):
+                if corpus:
+                    cum = _add(self.total, c)
+                    cum_b = _add(self.total_base, b)
+                    compared = scores(cum, self.beta, self.weight, cum_b)
+                else:
+                    compared = scores(c, self.beta, self.weight, b)
+                if better(compared, best, self.aspect, self.metric):
+                    best, kept = compared, r
+            if not corpus:
+                work.choices[key] = kept
+        result = SentenceResult(gold.id, refs[kept], hyp_counts[kept], base_counts[kept],
+                                len(refs))
+        self.total = _add(self.total, result.counts)
+        self.total_base = _add(self.total_base, result.base)
         self.sentences.append(result)
         return result
 
-    def _add_searched(self, gold: GoldSentence, hyp: list[str],
-                      budget: CellBudget | None = None) -> SentenceResult:
+    def _add_searched(self, work: SentenceWork, hyp: list[str]) -> SentenceResult:
         """A sentence with too many references to try: :func:`search` over its segments."""
-        segs = segments(gold, hyp, budget=budget)
+        gold = work.gold
+        segs = work.segments(hyp, self.max_cells)
         if segs is None:
             raise ValueError(f"sentence {gold.id}: {combinations(gold):,} references, and "
                              "its loci cannot be cut into stretches small enough to search")
         corpus = self.optimise == "corpus"
-        choice, c, b = search(segs, self, self.total if corpus else ZERO,
-                              self.total_base if corpus else ZERO)
+        key = ("searched", tuple(hyp), self.maximise, self.beta, self.weight)
+        found = None if corpus else work.choices.get(key)
+        if found is None:
+            found = search(segs, self, self.total if corpus else ZERO,
+                           self.total_base if corpus else ZERO)
+            if not corpus:
+                work.choices[key] = found
+        choice, c, b = found
         ref = [t for seg, k in zip(segs, choice) for t in seg.options[k][0]]
         result = SentenceResult(gold.id, ref, c, b, combinations(gold), searched=True)
         self.total = _add(self.total, c)
@@ -1137,9 +1503,7 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
         number = 0
         for number, g in enumerate(read_gold(gold, gold_format), 1):
             try:
-                first = runs[0].run if runs else IMeasure()
-                refs = (candidates(g, first.mix)
-                        if not first.mix or combinations(g) <= first.enumerate_max else None)
+                work = (runs[0].run if runs else IMeasure()).prepare(g)
             except ValueError as exc:
                 raise GecFormatError(f"sentence {number}: {exc}", gold) from None
             for system, stream in zip(runs, streams):
@@ -1147,7 +1511,7 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
                 if line is None:
                     raise _count_error(system.hypothesis, number - 1, gold, number)
                 try:
-                    system.run.add(g, hypothesis_tokens(line), refs)
+                    system.run.add(g, hypothesis_tokens(line), work=work)
                 except AlignmentTooLarge as exc:
                     raise GecFormatError(
                         f"sentence {number}: {exc}; raise the limit (gecformats imeasure "
