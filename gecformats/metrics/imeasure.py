@@ -1682,44 +1682,42 @@ class IMeasureMetric(Metric):
         self.run = IMeasure(maximise, optimise, mix, beta, weight, max_cells=max_cells)
         self.beta = beta
 
-    def prepare(self, gold: Any) -> tuple[GoldSentence, list[list[str]] | None]:
-        """The gold sentence's loci and, unless it has too many, its references."""
+    def prepare(self, gold: Any) -> SentenceWork:
+        """The gold sentence's loci and the work every system shares on it
+        (:meth:`IMeasure.prepare`: its references, the baseline's counts, the tables)."""
         from gecformats.formats.ixml import loci_for
 
         g = gold if isinstance(gold, GoldSentence) else \
             GoldSentence.from_loci(loci_for(gold, "imeasure"))
         try:
-            refs = candidates(g, self.run.mix) \
-                if not self.run.mix or combinations(g) <= self.run.enumerate_max else None
+            return self.run.prepare(g)
         except ValueError as exc:
             raise GecFormatError(str(exc)) from None
-        return g, refs
 
-    def sentence(self, prepared: tuple[GoldSentence, list[list[str]] | None], hypothesis: Any
-                 ) -> tuple[Any, ...]:
-        g, refs = prepared
+    def sentence(self, prepared: SentenceWork, hypothesis: Any) -> tuple[Any, ...]:
         hyp = hypothesis_tokens(hypothesis.line)
         run = self.run
         try:
             if run.optimise == "sentence":
                 one = IMeasure(run.maximise, run.optimise, run.mix, run.beta, run.weight,
                                max_cells=run.max_cells)
-                kept = one.add(g, hyp, refs)
+                kept = one.add(prepared.gold, hyp, work=prepared)
                 return ((kept.counts, kept.base),)
-            budget = CellBudget(run.max_cells) if run.max_cells is not None else None
-            if refs is None:
-                segs = segments(g, hyp, budget=budget)
+            if prepared.refs is None:
+                segs = prepared.segments(hyp, run.max_cells)
                 if segs is None:
-                    raise GecFormatError(f"{combinations(g):,} references, and its loci cannot "
-                                         "be cut into stretches small enough to search")
+                    raise GecFormatError(f"{combinations(prepared.gold):,} references, and its "
+                                         "loci cannot be cut into stretches small enough to "
+                                         "search")
                 return ("search", segs)
-            src = g.source
-            return tuple((counts(align(src, hyp, ref, budget)), counts(align(src, src, ref, budget)))
-                         for ref in refs)
+            hyp_counts, base_counts = prepared.counts(hyp, run.max_cells)
+            return tuple(zip(hyp_counts, base_counts))
         except AlignmentTooLarge as exc:
             raise GecFormatError(f"{exc}; raise the limit (gecformats imeasure --max-cells) "
                                  f"above {exc.limit:,} only with the memory and time for it",
                                  kind="too-large") from None
+        except ValueError as exc:
+            raise GecFormatError(str(exc)) from None
 
     def _totals(self, stats: Sequence[Any], weights: Sequence[int] | None
                 ) -> tuple[Counts, Counts, list[int]]:
