@@ -44,3 +44,44 @@ def test_score_help_groups_options_by_metric() -> None:
                         "GLEU (--metric gleu):", "I-measure (--metric imeasure):", "Options:"]
     m2 = out[out.index("\nM2 (--metric m2):"):out.index("\nERRANT (--metric errant")]
     assert "--max-unchanged-words" in m2 and "--single" not in m2
+
+
+def _stderr_on_a_terminal(args: list[str]) -> str:
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    subprocess.run([sys.executable, "-m", "gecformats", *args], stderr=slave,
+                   stdout=subprocess.DEVNULL, check=True)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("args, label", [
+    (["score", "fixtures/score/sample.hyp", "--gold", "fixtures/score/sample.m2", "--metric",
+      "m2", "--metric", "gleu", "--ci", "--resamples", "20"], "scoring"),
+    (["imeasure", "fixtures/imeasure/sys.txt", "--gold", "fixtures/imeasure/gold.xml"],
+     "I-measure"),
+])
+def test_a_progress_bar_on_a_terminal_only(args, label) -> None:
+    import subprocess
+    import sys
+
+    assert f"{label}  [" in _stderr_on_a_terminal(args) and "100%" in _stderr_on_a_terminal(args)
+    piped = subprocess.run([sys.executable, "-m", "gecformats", *args], capture_output=True,
+                           text=True, check=True)
+    assert "[" not in piped.stderr and "%" not in piped.stderr
+    if args[0] == "score":
+        assert "[" not in _stderr_on_a_terminal([*args, "--quiet"])

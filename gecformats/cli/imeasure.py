@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
-from gecformats.cli import app, user_errors
+from gecformats.cli import app, progress_bar, user_errors
 from gecformats.cli.options import IevalFormat, IevalOptimise
 
 HypothesesArg = Annotated[list[str], typer.Argument(
@@ -68,11 +68,12 @@ def imeasure(
     from gecformats.metrics import imeasure as im  # lazily
 
     _check_parameters(maximise, beta, weight)
-    with user_errors():
+    with user_errors(), _Bar() as bar:
         systems = im.evaluate_files(hypotheses, gold, gold_format=gold_format,
                                     maximise=maximise.lower(), optimise=optimise.value,
                                     mix=not no_mix, beta=beta, weight=weight,
-                                    enumerate_max=enumerate_max, max_cells=max_cells)
+                                    enumerate_max=enumerate_max, max_cells=max_cells,
+                                    progress=bar.update)
     if output_format is IevalFormat.json:
         typer.echo(json.dumps(im.to_json(systems, per_sentence), ensure_ascii=False, indent=2))
     elif output_format is IevalFormat.tsv:
@@ -98,3 +99,28 @@ def _check_parameters(maximise: str, beta: float, weight: float) -> None:
         if not 0 < value <= im.MAX_PARAMETER:  # also false for NaN
             raise typer.BadParameter(f"must be a number > 0 and at most {im.MAX_PARAMETER:g}, "
                                      f"not {value}", param_hint=hint)
+
+
+class _Bar:
+    """A progress bar on standard error (a terminal only) that opens at the first step,
+    once the total is known (the gold counted); :func:`gecformats.cli.progress_bar`."""
+
+    def __init__(self) -> None:
+        from contextlib import ExitStack
+
+        self.stack = ExitStack()
+        self.step: Any = None
+        self.opened = False
+
+    def __enter__(self) -> _Bar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stack.close()
+
+    def update(self, steps: int, total: int | None) -> None:
+        if not self.opened:
+            self.opened = True
+            self.step = self.stack.enter_context(progress_bar(total, label="I-measure"))
+        if self.step is not None:
+            self.step(steps)

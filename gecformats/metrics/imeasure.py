@@ -37,7 +37,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from itertools import compress, islice
@@ -1476,12 +1476,14 @@ def _count_error(hypothesis: str, lines: int, gold: str, sentences: int) -> GecF
 
 
 def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | None = None,
+                   progress: Callable[[int, int | None], None] | None = None,
                    **options: Any) -> list[SystemRun]:
     """Score each hypothesis file against the gold, read once (each sentence's references
     are made once for all systems).
 
     When the gold and a hypothesis are regular files, their sentences and lines are counted
-    before any scoring, so a mismatch is reported at once.
+    before any scoring, so a mismatch is reported at once.  ``progress`` is called with the
+    systems scored on each sentence and the total to expect (``None`` when unknown).
 
     Raises:
         GecFormatError: malformed gold, a gold without sentences, a hypothesis file whose
@@ -1492,6 +1494,7 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
     """
     runs = [SystemRun(h, IMeasure(**options)) for h in hypotheses]
     line_counts = [_line_count(h) for h in hypotheses]
+    sentences = None
     if any(n is not None for n in line_counts):
         sentences = _sentence_count(gold, gold_format)
         if sentences is not None:
@@ -1520,6 +1523,8 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
                         system.hypothesis, number, "too-large") from None
                 except ValueError as exc:
                     raise GecFormatError(str(exc), gold) from None
+            if progress is not None:
+                progress(len(runs), sentences * len(runs) if sentences is not None else None)
         if not number:
             raise GecFormatError("has no sentences: there is nothing to score", gold)
         for system, stream in zip(runs, streams):
