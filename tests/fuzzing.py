@@ -225,11 +225,21 @@ TARGETS = [
     Target("m2-score", "score/sample.m2", [["score", "{fixture:score/sample.hyp}", "--gold", "{in}"],
                                            ["score", "{fixture:score/sample.hyp}", "--gold", "{in}",
                                             "--format", "json"],
+                                           ["score", "{fixture:score/sample.hyp}", "--gold", "{in}",
+                                            "--metric", "errant", "--metric", "gleu", "--metric",
+                                            "imeasure", "--format", "json"],
                                            ["maxmatch", "{fixture:score/sample.hyp}", "{in}"]], ".m2"),
     Target("hyp", "score/sample.hyp", [["score", "{in}", "--gold", "{fixture:score/sample.m2}"],
                                        ["score", "{in}", "--gold", "{fixture:score/sample.m2}",
                                         "--per-sentence", "{out}.tsv", "-v"],
                                        ["gleu", "{in}", "--gold", "{fixture:score/sample.m2}"],
+                                       ["score", "{in}", "--gold", "{fixture:score/sample.m2}",
+                                        "--metric", "m2", "--metric", "errant", "--metric", "gleu",
+                                        "--metric", "imeasure", "--ci", "--resamples", "20"],
+                                       ["score", "{fixture:score/sample.hyp}", "{in}", "--gold",
+                                        "{fixture:score/sample.m2}", "--metric", "gleu", "--metric",
+                                        "imeasure", "--paired-ar", "--trials", "50", "--format",
+                                        "csv"],
                                        ["maxmatch", "{in}", "{fixture:score/sample.m2}"]], ".hyp"),
     Target("errant-gold", "m2/errant.m2", [
         ["score", "{fixture:score/errant.hyp}", "--gold", "{in}", "--metric", "errant"],
@@ -514,7 +524,8 @@ def _out_of_range(result: Any) -> str:
         while stack:
             item = stack.pop()
             if isinstance(item, dict):
-                values += [(k, v) for k, v in item.items() if k in SCORE_KEYS]
+                values += [(k, v) for k, v in item.items()
+                           if k in SCORE_KEYS and not isinstance(v, (dict, list))]
                 stack += [v for v in item.values() if isinstance(v, (dict, list))]
             elif isinstance(item, list):
                 stack += item
@@ -609,12 +620,14 @@ def _twin(kind: str, command: list[str], args: list[str], given: Path, tmp: Path
                     a, b = sorted(a.items()), sorted(b.items())
                 return f"CRLF input: {name} differs: {str(a)[:150]!r} vs {str(b)[:150]!r}"
         return ""
-    if kind == "dask" and command[0] == "score":
-        if "--engine" in args or "errant" in args:
+    if kind in ("dask", "jobs") and command[0] == "score":
+        if "--engine" in args or "--jobs" in args:
             return ""
-        twin = _invoke(command[0], args + ["--engine", "dask", "--scheduler", os.environ[SCHEDULER_ENV]])
+        extra = ["--jobs", "2"] if kind == "jobs" else \
+            ["--engine", "dask", "--scheduler", os.environ[SCHEDULER_ENV]]
+        twin = _invoke(command[0], args + extra)
         if (twin.exit_code, twin.stdout, twin.stderr) != (result.exit_code, result.stdout, result.stderr):
-            return (f"score --engine dask differs: exit {twin.exit_code} vs {result.exit_code}, "
+            return (f"score {' '.join(extra[:2])} differs: exit {twin.exit_code} vs {result.exit_code}, "
                     f"stderr {twin.stderr[-150:]!r} vs {result.stderr[-150:]!r}")
         return ""
     output = next((a for a in args if a.startswith(str(outdir))), None)
@@ -675,7 +688,8 @@ def run_case(target: Target, command: list[str], seed: int, twins: bool = True) 
         _judge(outcome, command, result, before, outdir)
         if not twins or outcome.status not in ("ok", "bad-data", "usage") or rng.random() >= TWIN_RATE:
             return outcome
-        kinds = ["crlf", "shards"] + (["dask"] if os.environ.get(SCHEDULER_ENV) else [])
+        kinds = ["crlf", "shards"] + (["dask"] if os.environ.get(SCHEDULER_ENV) else []) \
+            + (["jobs"] if command[0] == "score" else [])
         kind = rng.choice(kinds)
         try:
             differs = _twin(kind, command, args, given, Path(tmp), result, rng.randint(1, 7))

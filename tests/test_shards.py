@@ -381,3 +381,19 @@ def test_bad_input_is_named_as_the_plain_conversion_names_it(tmp_path, monkeypat
     assert plain.exit_code == sharded.exit_code == 1
     assert sharded.output == plain.output == "gecformats: bad.tsv:2: not valid UTF-8 (byte 1 of the line)\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.tsv"]
+
+
+def test_an_input_refused_at_its_end_is_refused_in_shards_too(tmp_path):
+    """Fuzzing found it: a tsv without any reference column is refused at its end, which the
+    shards path never read past (the parts were cut by count)."""
+    from typer.testing import CliRunner
+
+    from gecformats.cli import app
+
+    source = tmp_path / "noref.tsv"
+    source.write_text("abc def\n", encoding="utf-8")
+    plain = CliRunner().invoke(app, ["convert", str(source), str(tmp_path / "x.m2")])
+    sharded = CliRunner().invoke(app, ["convert", str(source), str(tmp_path / "parts"),
+                                       "--to", "m2", "--shards", "2"])
+    assert plain.exit_code == sharded.exit_code == 1
+    assert "no line has a reference column" in sharded.stderr

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import fuzzing  # noqa: E402
 
 STATUSES = ["ok", "bad-data", "usage", "traceback", "hang", "memory", "bad-exit",
-            "bad-message", "leftover", "out-of-range", "twin-crlf", "twin-shards", "twin-dask",
+            "bad-message", "leftover", "out-of-range", "twin-crlf", "twin-shards", "twin-dask", "twin-jobs",
             "crash"]
 
 
