@@ -47,6 +47,7 @@ from typing import IO
 from gecformats.errors import GecFormatError
 from gecformats.convert.loci import Change, Locus, LocusSentence
 from gecformats.io import source_name
+from gecformats.model import Sentence
 
 DEFAULT_MAX = 1_000_000
 """Up to how many combinations :func:`count` enumerates to give an exact count."""
@@ -270,7 +271,6 @@ def read(
         GecFormatError: malformed input or unknown format.
     """
     from gecformats import formats
-    from gecformats.convert.loci import loci_of
 
     module = formats.get(format or formats.infer(source))
     read_loci = getattr(module, "read_loci", None)
@@ -281,19 +281,36 @@ def read(
     if module.UNIT != "token":
         raise GecFormatError(f"references need tokens: convert {module.NAME} data to M2 first")
     for number, sentence in enumerate(module.read(source), 1):
-        size = len(sentence.source)
-        for annotator, edits in sentence.annotators.items():
-            for e in edits:
-                if not 0 <= e.start <= e.end <= size:
-                    raise GecFormatError(
-                        f"sentence {number}: annotator {annotator}, edit {e.start} {e.end} does "
-                        f"not fit the sentence's {size} tokens (no reference can apply it)",
-                        source_name(source), kind="offset-out-of-range")
         try:
-            ls = loci_of(sentence, grouping)
-        except ValueError as exc:  # more || alternatives in one locus than loci.MAX_PRODUCT
-            raise GecFormatError(f"sentence {number}: {exc}", source_name(source)) from None
+            ls = sentence_loci(sentence, grouping)
+        except GecFormatError as exc:
+            raise GecFormatError(f"sentence {number}: {exc.message}", source_name(source),
+                                 kind=exc.kind) from None
         yield replace(ls, id=str(number))
+
+
+def sentence_loci(sentence: Sentence, grouping: str = "components") -> LocusSentence:
+    """The loci of one token-level sentence, grouped by ``grouping``
+    (:func:`gecformats.convert.loci.loci_of`), what :func:`read` yields per sentence.
+
+    Raises:
+        GecFormatError: an edit out of the sentence (no reference can apply it), more
+            ``||`` alternatives in one locus than :data:`gecformats.convert.loci.MAX_PRODUCT`.
+    """
+    from gecformats.convert.loci import loci_of
+
+    size = len(sentence.source)
+    for annotator, edits in sentence.annotators.items():
+        for e in edits:
+            if not 0 <= e.start <= e.end <= size:
+                raise GecFormatError(
+                    f"annotator {annotator}, edit {e.start} {e.end} does not fit the "
+                    f"sentence's {size} tokens (no reference can apply it)",
+                    kind="offset-out-of-range")
+    try:
+        return loci_of(sentence, grouping)
+    except ValueError as exc:  # more || alternatives in one locus than loci.MAX_PRODUCT
+        raise GecFormatError(str(exc)) from None
 
 
 FORMATS = ("lines", "tsv", "jsonl")

@@ -1347,17 +1347,6 @@ def _sentence_loci(sentence: Sentence) -> Any:
     Raises:
         GecFormatError: an edit out of range, too many alternatives in one locus.
     """
-    from gecformats.convert.loci import loci_of
+    from gecformats.convert.refs import sentence_loci
 
-    size = len(sentence.source)
-    for annotator, edits in sentence.annotators.items():
-        for e in edits:
-            if not 0 <= e.start <= e.end <= size:
-                raise GecFormatError(
-                    f"annotator {annotator}, edit {e.start} {e.end} does not fit the "
-                    f"sentence's {size} tokens (no reference can apply it)",
-                    kind="offset-out-of-range")
-    try:
-        return loci_of(sentence)
-    except ValueError as exc:
-        raise GecFormatError(str(exc)) from None
+    return sentence_loci(sentence)
