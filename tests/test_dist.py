@@ -439,3 +439,23 @@ def test_sharded_on_the_cluster_joins_to_the_plain_conversion(tmp_path, engine, 
                 assert b"".join(p.read_bytes() for p in parts) == plain.read_bytes(), shards
     finally:
         engine.partitions = None
+
+
+def test_every_metric_scores_alike_here_with_jobs_and_on_the_engine(tmp_path):
+    """Issue 23: one pipeline, so every metric on every engine, byte for byte."""
+    other = tmp_path / "other.txt"
+    other.write_text("The cat sat on mat .\nHe goes to school every days .\n"
+                     "This sentence is correct .\nI like the music .\n", encoding="utf-8")
+    args = ["score", str(SCORE / "sample.hyp"), str(other), "--gold",
+            str(SCORE / "sample.m2"), "--metric", "m2", "--metric", "errant", "--metric", "gleu",
+            "--metric", "imeasure", "--ci", "--resamples", "30", "--paired-ar", "--trials", "40",
+            "--format", "json", "--per-sentence", "{out}"]
+
+    def run(name, *extra):
+        out = tmp_path / f"{name}.tsv"
+        result = CliRunner().invoke(app, [a.format(out=out) for a in args] + list(extra))
+        return result.exit_code, result.stdout, out.read_text(encoding="utf-8")
+
+    local = run("local")
+    assert local[0] == 0 and local == run("jobs", "--jobs", "2")
+    assert local == run("dask", "--engine", "dask", "--workers", "2")
