@@ -133,3 +133,11 @@ def test_the_table_of_several_metrics(systems, fmt):
         lines = table.splitlines()
         assert lines[0].split() == ["M2", "GLEU"] and "95% CI" in lines[1]
         assert lines[2].split()[-1] == "base"
+
+
+def test_errant_categories_per_system_in_the_table():
+    run = evaluate([FIXTURES / "score" / "errant.hyp"] * 2, FIXTURES / "m2" / "errant.m2",
+                   [ErrantMetric(cat=1)])
+    text = Table(run).render("text")
+    assert text.count("ERRANT per category:") == 2 and "\nR  " in text
+    assert json.loads(Table(run).render("json"))["errant.hyp"]["errant"]["categories"]

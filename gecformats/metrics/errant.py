@@ -751,13 +751,18 @@ def format_text(result: ErrantResult, cat: int | None = None) -> str:
     rows = [f"Precision  {p:.4f}", f"Recall     {r:.4f}", f"{'F' + format(result.beta, 'g'):<10} {f:.4f}",
             f"{result.tp} TP, {result.fp} FP, {result.fn} FN in {result.sentences} sentences"]
     if cat:
-        cats = result.categories_at(cat)
-        width = max([8, *map(len, cats)])
-        rows.append(f"{'category':<{width}}  {'TP':>5}  {'FP':>5}  {'FN':>5}  {'P':>6}  {'R':>6}  {'F':>6}")
-        for name, (tp, fp, fn) in sorted(cats.items()):
-            cp, cr, cf = f_score(tp, fp, fn, result.beta)
-            rows.append(f"{name:<{width}}  {tp:>5}  {fp:>5}  {fn:>5}  {cp:6.4f}  {cr:6.4f}  {cf:6.4f}")
+        rows.append(format_categories(result.categories_at(cat), result.beta))
     rows.append(result.signature)
+    return "\n".join(rows)
+
+
+def format_categories(cats: Mapping[str, tuple[int, int, int]], beta: float) -> str:
+    """Per category TP, FP, FN and ERRANT's P, R, F: a table, categories in order."""
+    width = max([8, *map(len, cats)])
+    rows = [f"{'category':<{width}}  {'TP':>5}  {'FP':>5}  {'FN':>5}  {'P':>6}  {'R':>6}  {'F':>6}"]
+    for name, (tp, fp, fn) in sorted(cats.items()):
+        cp, cr, cf = f_score(tp, fp, fn, beta)
+        rows.append(f"{name:<{width}}  {tp:>5}  {fp:>5}  {fn:>5}  {cp:6.4f}  {cr:6.4f}  {cf:6.4f}")
     return "\n".join(rows)
 
 

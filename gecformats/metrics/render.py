@@ -201,8 +201,11 @@ class Table:
                 table = extra.get("per_type")
                 if table is not None and hasattr(table, "format_text"):
                     out += ["", f"{name}, {metric.label} per type:", table.format_text()]
-                elif extra.get("categories_text"):
-                    out += ["", f"{name}, {metric.label} per category:", extra["categories_text"]]
+                elif extra.get("categories"):
+                    from gecformats.metrics.errant import format_categories
+
+                    out += ["", f"{name}, {metric.label} per category:",
+                            format_categories(extra["categories"], getattr(metric, "beta", 0.5))]
         return out + ([""] if out else [])
 
     def _latex(self) -> str:
