@@ -140,4 +140,4 @@ def test_errant_categories_per_system_in_the_table():
                    [ErrantMetric(cat=1)])
     text = Table(run).render("text")
     assert text.count("ERRANT per category:") == 2 and "\nR  " in text
-    assert json.loads(Table(run).render("json"))["errant.hyp"]["errant"]["categories"]
+    assert json.loads(Table(run).render("json"))[run.names[0]]["errant"]["categories"]
