@@ -74,6 +74,7 @@ def _stderr_on_a_terminal(args: list[str]) -> str:
       "m2", "--metric", "gleu", "--ci", "--resamples", "20"], "scoring"),
     (["imeasure", "fixtures/imeasure/sys.txt", "--gold", "fixtures/imeasure/gold.xml"],
      "I-measure"),
+    (["refs", "fixtures/score/sample.m2", "-o", "/dev/null"], "references"),
 ])
 def test_a_progress_bar_on_a_terminal_only(args, label) -> None:
     import subprocess

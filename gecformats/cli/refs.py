@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+import sys
+from collections.abc import Iterable, Iterator
+from typing import Annotated, Any, Optional
 
 import typer
 
 from gecformats import formats
-from gecformats.cli import app, user_errors
+from gecformats.cli import app, progress_bar, user_errors
 from gecformats.cli.options import FromOpt, Grouping, RefsFormat
 from gecformats.io import atomic_output
 
@@ -67,9 +69,26 @@ def refs(
         from_format = from_format or formats.infer_input(
             input, f"gecformats refs {input} --from {{format}}", ("ixml", "m2", "conll"))
         sentences = read_loci(input, from_format, grouping.value)
-        with atomic_output(output) as fh:
-            write_references(sentences, fh, mix=mix, max=limit, format=output_format.value,
-                             counts=counts, capped=capped)
+        with _progress(input, from_format) as step, atomic_output(output) as fh:
+            write_references(_stepped(sentences, step), fh, mix=mix, max=limit,
+                             format=output_format.value, counts=counts, capped=capped)
     if capped:
         note = capped_note(capped, DEFAULT_REFERENCES if limit is None else limit)
         typer.echo(f"gecformats: note: {note}", err=True)
+
+
+def _progress(path: str, from_format: str) -> Any:
+    """A progress bar of the input's sentences on a terminal (counted first, a quick
+    read); none for standard input or on a pipe."""
+    total = None
+    if sys.stderr.isatty() and path != "-":
+        total = sum(1 for _ in formats.get(from_format).read(path))
+    return progress_bar(total, label="references")
+
+
+def _stepped(items: Iterable[Any], step: Any) -> Iterator[Any]:
+    """``items``, each reported to ``step`` when one is given."""
+    for item in items:
+        yield item
+        if step is not None:
+            step(1)
