@@ -459,3 +459,16 @@ def test_every_metric_scores_alike_here_with_jobs_and_on_the_engine(tmp_path):
     local = run("local")
     assert local[0] == 0 and local == run("jobs", "--jobs", "2")
     assert local == run("dask", "--engine", "dask", "--workers", "2")
+
+
+def test_imeasure_command_alike_with_jobs_and_on_the_engine():
+    """`gecformats imeasure` is a front-end of the pipeline: --jobs and Dask give its bytes."""
+    args = ["imeasure", str(FIXTURES / "imeasure" / "sys.txt"), str(FIXTURES / "imeasure" / "sys.txt"),
+            "--gold", str(FIXTURES / "imeasure" / "gold.xml"), "--per-sentence"]
+    local = CliRunner().invoke(app, args)
+    assert local.exit_code == 0
+    for extra in (["--jobs", "2"], ["--engine", "dask", "--workers", "2"]):
+        twin = CliRunner().invoke(app, [*args, *extra])
+        assert (twin.exit_code, twin.stdout) == (0, local.stdout)
+    refused = CliRunner().invoke(app, [*args, "--workers", "2"])
+    assert refused.exit_code == 2 and "needs --engine dask" in refused.output

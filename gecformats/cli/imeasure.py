@@ -7,8 +7,9 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from gecformats.cli import app, progress_bar, user_errors
-from gecformats.cli.options import IevalFormat, IevalOptimise
+from gecformats.cli import _engine, app, progress_bar, user_errors
+from gecformats.cli.options import (EngineName, EngineOpt, IevalFormat, IevalOptimise, JobsOpt,
+                                    SchedulerOpt, WorkersOpt)
 
 HypothesesArg = Annotated[list[str], typer.Argument(
     metavar="HYP...", help="System outputs, one tokenised sentence per line; several "
@@ -60,6 +61,10 @@ def imeasure(
     enumerate_max: EnumerateMaxOpt = 64,
     max_cells: MaxCellsOpt = 80_000_000,
     output_format: FormatOpt = IevalFormat.ieval,
+    jobs: JobsOpt = 1,
+    engine: EngineOpt = EngineName.local,
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Score systems with the I-measure (Felice & Briscoe 2015), as ieval.py does.
 
@@ -68,12 +73,14 @@ def imeasure(
     from gecformats.metrics import imeasure as im  # lazily
 
     _check_parameters(maximise, beta, weight)
-    with user_errors(), _Bar() as bar:
+    if engine is EngineName.local and (scheduler or workers):
+        raise typer.BadParameter("needs --engine dask", param_hint="'--scheduler' / '--workers'")
+    with user_errors(), _engine(engine, scheduler, workers, None) as running, _Bar() as bar:
         systems = im.evaluate_files(hypotheses, gold, gold_format=gold_format,
                                     maximise=maximise.lower(), optimise=optimise.value,
                                     mix=not no_mix, beta=beta, weight=weight,
                                     enumerate_max=enumerate_max, max_cells=max_cells,
-                                    progress=bar.update)
+                                    progress=bar.update, jobs=jobs, engine=running)
     if output_format is IevalFormat.json:
         typer.echo(json.dumps(im.to_json(systems, per_sentence), ensure_ascii=False, indent=2))
     elif output_format is IevalFormat.tsv:

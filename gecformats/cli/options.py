@@ -123,3 +123,14 @@ FromOpt = Annotated[Optional[str], typer.Option("--from", help=FORMAT_HELP)]
 
 FileArg = Annotated[str, typer.Argument(help="Annotation file ('-' for standard input).")]
 """The one input file of ``stats`` and ``validate``."""
+
+# the per-sentence work here, in processes or on Dask (score, imeasure)
+JobsOpt = Annotated[int, typer.Option("--jobs", min=1, help="Local processes for the "
+                                      "per-sentence work (same output).")]
+EngineOpt = Annotated[EngineName, typer.Option(
+    "--engine", help="local, or dask: the per-sentence work on a Dask cluster (same output).")]
+SchedulerOpt = Annotated[Optional[str], typer.Option(
+    "--scheduler", metavar="ADDRESS", help="--engine dask: the scheduler's address; without "
+    "it a local cluster is started and stopped.")]
+WorkersOpt = Annotated[Optional[int], typer.Option(
+    "--workers", min=1, help="--engine dask without --scheduler: local workers.")]

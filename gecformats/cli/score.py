@@ -11,8 +11,9 @@ from typing import Annotated, Optional
 import typer
 
 from gecformats.cli import _engine, app, user_errors
-from gecformats.cli.options import (EngineName, HypTokenizer, MetricName, ScoreFormat,
-                                    SegmenterName, SegmentMode)
+from gecformats.cli.options import (EngineName, EngineOpt, HypTokenizer, JobsOpt, MetricName,
+                                    SchedulerOpt, ScoreFormat, SegmenterName, SegmentMode,
+                                    WorkersOpt)
 
 # ---------------------------------------------------------------- inputs and output
 HypothesesArg = Annotated[list[str], typer.Argument(
@@ -112,15 +113,6 @@ SeedOpt = Annotated[int, typer.Option("--seed", min=0, help="Seed of the resampl
 CorrectionOpt = Annotated[Optional[str], typer.Option(
     "--correction", metavar="holm|none", help="p values adjusted across the systems (default: "
     "holm with three systems or more).")]
-JobsOpt = Annotated[int, typer.Option("--jobs", min=1, help="Local processes for the "
-                                      "per-sentence work (same output).")]
-EngineOpt = Annotated[EngineName, typer.Option(
-    "--engine", help="local, or dask: the per-sentence work on a Dask cluster (same output).")]
-SchedulerOpt = Annotated[Optional[str], typer.Option(
-    "--scheduler", metavar="ADDRESS", help="--engine dask: the scheduler's address; without "
-    "it a local cluster is started and stopped.")]
-WorkersOpt = Annotated[Optional[int], typer.Option(
-    "--workers", min=1, help="--engine dask without --scheduler: local workers.")]
 
 
 @app.command()

@@ -1477,13 +1477,17 @@ def _count_error(hypothesis: str, lines: int, gold: str, sentences: int) -> GecF
 
 def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | None = None,
                    progress: Callable[[int, int | None], None] | None = None,
-                   **options: Any) -> list[SystemRun]:
-    """Score each hypothesis file against the gold, read once (each sentence's references
-    are made once for all systems).
+                   jobs: int = 1, engine: Any = None, **options: Any) -> list[SystemRun]:
+    """Score each hypothesis file against the gold, read once, through the evaluation
+    pipeline (:func:`gecformats.metrics.pipeline.evaluate` with :class:`IMeasureMetric`):
+    each sentence's work is made once for all systems; here, in ``jobs`` processes or on a
+    Dask ``engine``, with the same result.  Files are read as ``ieval.py`` reads them (the
+    gold's raw ``<text>``, hypothesis lines with universal newlines).
 
     When the gold and a hypothesis are regular files, their sentences and lines are counted
     before any scoring, so a mismatch is reported at once.  ``progress`` is called with the
-    systems scored on each sentence and the total to expect (``None`` when unknown).
+    systems scored on each chunk of sentences and the total to expect (``None`` when
+    unknown).
 
     Raises:
         GecFormatError: malformed gold, a gold without sentences, a hypothesis file whose
@@ -1492,7 +1496,9 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
             hypothesis file and line named).
         ValueError: bad options.
     """
-    runs = [SystemRun(h, IMeasure(**options)) for h in hypotheses]
+    from gecformats.metrics.pipeline import evaluate
+
+    metric = IMeasureMetric(details=True, **options)
     line_counts = [_line_count(h) for h in hypotheses]
     sentences = None
     if any(n is not None for n in line_counts):
@@ -1501,37 +1507,20 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
             for h, n in zip(hypotheses, line_counts):
                 if n is not None and n != sentences:
                     raise _count_error(h, n, gold, sentences)
-    with ExitStack() as stack:
-        streams = [stack.enter_context(text_lines(h)) for h in hypotheses]
-        number = 0
-        for number, g in enumerate(read_gold(gold, gold_format), 1):
-            try:
-                work = (runs[0].run if runs else IMeasure()).prepare(g)
-            except ValueError as exc:
-                raise GecFormatError(f"sentence {number}: {exc}", gold) from None
-            for system, stream in zip(runs, streams):
-                line = next(stream, None)
-                if line is None:
-                    raise _count_error(system.hypothesis, number - 1, gold, number)
-                try:
-                    system.run.add(g, hypothesis_tokens(line), work=work)
-                except AlignmentTooLarge as exc:
-                    raise GecFormatError(
-                        f"sentence {number}: {exc}; raise the limit (gecformats imeasure "
-                        f"--max-cells) above {exc.limit:,} only with the memory and time for "
-                        "it (at most about 12 bytes and 0.1 µs per cell)",
-                        system.hypothesis, number, "too-large") from None
-                except ValueError as exc:
-                    raise GecFormatError(str(exc), gold) from None
-            if progress is not None:
-                progress(len(runs), sentences * len(runs) if sentences is not None else None)
-        if not number:
-            raise GecFormatError("has no sentences: there is nothing to score", gold)
-        for system, stream in zip(runs, streams):
-            extra = sum(1 for _ in stream)
-            if extra:
-                raise _count_error(system.hypothesis, number + extra, gold, number)
-    return runs
+    total = sentences * len(hypotheses) if sentences is not None else None
+    run = evaluate(list(hypotheses), gold, [metric], gold_items=read_gold(gold, gold_format),
+                   lines=_numbered_lines, jobs=jobs, engine=engine,
+                   mismatch=lambda h, lines, count: _count_error(h, lines, gold, count),
+                   progress=(lambda steps: progress(steps, total)) if progress else None)
+    if not run.sentences:
+        raise GecFormatError("has no sentences: there is nothing to score", gold)
+    return [metric.system_run(stats, h) for stats, h in zip(run.stats[0], hypotheses)]
+
+
+def _numbered_lines(path: str) -> Iterator[tuple[int, str]]:
+    """A hypothesis file's lines as ``ieval.py`` reads them (:func:`text_lines`)."""
+    with text_lines(path) as lines:
+        yield from enumerate(lines, 1)
 
 
 # ------------------------------------------------------------------------- rendering
@@ -1658,20 +1647,27 @@ __all__ = ["AlignmentTooLarge", "AspectScores", "CellBudget", "DEFAULT_MAX_CELLS
 
 class IMeasureMetric(Metric):
     """The I-measure as a :class:`~gecformats.metrics.base.Metric` (``score --metric
-    imeasure``): per sentence the references' counts, then ``ieval.py``'s choice.
+    imeasure``, and the pipeline behind ``gecformats imeasure``): per sentence the
+    references' counts, then ``ieval.py``'s choice.
 
-    Statistics of one hypothesis of one sentence: with ``optimise="sentence"`` the chosen
-    reference's ``(counts, baseline counts)`` alone (the choice does not depend on the
-    corpus); with ``optimise="corpus"`` every reference's, in the original's order, and the
-    corpus step redoes the choice against the running totals (a sentence with more
-    references than :data:`ENUMERATE_MAX` keeps its segments, searched in the corpus step
-    from the running totals, as :meth:`IMeasure.add` does).  Columns: the correction
-    aspect's P, R, F_β and I against the baseline (the source as hypothesis).
+    Statistics of one hypothesis of one sentence:
 
-    The gold is read as the pipeline reads it (M2, or I-measure XML as sentences): the
-    references are ordered from the tokens joined by single spaces, which is the XML's
-    ``<text>`` whenever it is written with single spaces (CoNLL-2014's is); ``gecformats
-    imeasure`` reads the raw ``<text>``.
+    * ``optimise="sentence"``: ``(counts, baseline counts, info)`` of the reference kept
+      (the choice does not depend on the corpus);
+    * ``optimise="corpus"``: ``("all", ((counts, baseline counts), …), infos)``, every
+      reference in the original's order, the choice redone against the running totals by
+      the corpus step; or ``("search", segments, info)`` for a sentence with more
+      references than ``enumerate_max``, searched from the running totals, as
+      :meth:`IMeasure.add` does.
+
+    ``info`` is ``None`` unless ``details`` (what ``gecformats imeasure``'s per-sentence
+    output shows): ``(sentence id, reference tokens, references, searched)``.  Columns: the
+    correction aspect's P, R, F_β and I against the baseline (the source as hypothesis).
+
+    ``score`` reads the gold as sentences (M2, or I-measure XML): the references are
+    ordered from the tokens joined by single spaces, which is the XML's ``<text>`` whenever
+    it is written with single spaces (CoNLL-2014's is); ``gecformats imeasure`` gives the
+    raw ``<text>`` (:func:`read_gold`).
     """
 
     name = "imeasure"
@@ -1682,10 +1678,11 @@ class IMeasureMetric(Metric):
     needs_edits = False
 
     def __init__(self, maximise: str = "cwacc", optimise: str = "sentence", mix: bool = True,
-                 beta: float = 1.0, weight: float = 2.0, max_cells: int | None = DEFAULT_MAX_CELLS
-                 ) -> None:
-        self.run = IMeasure(maximise, optimise, mix, beta, weight, max_cells=max_cells)
+                 beta: float = 1.0, weight: float = 2.0, enumerate_max: int = ENUMERATE_MAX,
+                 max_cells: int | None = DEFAULT_MAX_CELLS, details: bool = False) -> None:
+        self.run = IMeasure(maximise, optimise, mix, beta, weight, enumerate_max, max_cells)
         self.beta = beta
+        self.details = details
 
     def prepare(self, gold: Any) -> SentenceWork:
         """The gold sentence's loci and the work every system shares on it
@@ -1701,59 +1698,70 @@ class IMeasureMetric(Metric):
 
     def sentence(self, prepared: SentenceWork, hypothesis: Any) -> tuple[Any, ...]:
         hyp = hypothesis_tokens(hypothesis.line)
-        run = self.run
+        run, gold, details = self.run, prepared.gold, self.details
         try:
             if run.optimise == "sentence":
                 one = IMeasure(run.maximise, run.optimise, run.mix, run.beta, run.weight,
-                               max_cells=run.max_cells)
-                kept = one.add(prepared.gold, hyp, work=prepared)
-                return ((kept.counts, kept.base),)
+                               run.enumerate_max, run.max_cells)
+                kept = one.add(gold, hyp, work=prepared)
+                info = (gold.id, tuple(kept.reference), kept.references, kept.searched)
+                return (kept.counts, kept.base, info if details else None)
             if prepared.refs is None:
                 segs = prepared.segments(hyp, run.max_cells)
                 if segs is None:
-                    raise GecFormatError(f"{combinations(prepared.gold):,} references, and its "
-                                         "loci cannot be cut into stretches small enough to "
-                                         "search")
-                return ("search", segs)
+                    raise ValueError(f"sentence {gold.id}: {combinations(gold):,} references, "
+                                     "and its loci cannot be cut into stretches small enough "
+                                     "to search")
+                return ("search", segs, (gold.id, (), combinations(gold), True) if details
+                        else None)
             hyp_counts, base_counts = prepared.counts(hyp, run.max_cells)
-            return tuple(zip(hyp_counts, base_counts))
+            infos = tuple((gold.id, tuple(r), len(prepared.refs), False)
+                          for r in prepared.refs) if details else None
+            return ("all", tuple(zip(hyp_counts, base_counts)), infos)
         except AlignmentTooLarge as exc:
             raise GecFormatError(f"{exc}; raise the limit (gecformats imeasure --max-cells) "
-                                 f"above {exc.limit:,} only with the memory and time for it",
+                                 f"above {exc.limit:,} only with the memory and time for it "
+                                 "(at most about 12 bytes and 0.1 µs per cell)",
                                  kind="too-large") from None
-        except ValueError as exc:
-            raise GecFormatError(str(exc)) from None
+        except ValueError as exc:  # the gold's sentence, as ieval.py would fail on it
+            raise GecFormatError(str(exc), kind="gold") from None
 
-    def _totals(self, stats: Sequence[Any], weights: Sequence[int] | None
-                ) -> tuple[Counts, Counts, list[int]]:
+    def chosen(self, stats: Sequence[Any], weights: Sequence[int] | None = None
+               ) -> tuple[Counts, Counts, list[tuple[int, Counts, Counts, Any]]]:
+        """The corpus totals and baseline totals, and per sentence (without ``weights``)
+        ``(candidate kept, its counts, its baseline counts, its info)`` (see the class)."""
         run = self.run
         total, base = ZERO, ZERO
-        chosen: list[int] = []
+        kept: list[tuple[int, Counts, Counts, Any]] = []
         for i, s in enumerate(stats):
             for _ in range(1 if weights is None else weights[i]):
-                if s and s[0] == "search":
-                    _, c, b = search(s[1], run, total, base)
-                    k = 0
-                else:
-                    k, best = 0, None
-                    for j, (c, b) in enumerate(s):
-                        if len(s) == 1:
-                            break
+                k, info = 0, None
+                if s[0] == "search":
+                    choice, c, b = search(s[1], run, total, base)
+                    if s[2] is not None:
+                        ref = tuple(t for seg, j in zip(s[1], choice) for t in seg.options[j][0])
+                        info = (s[2][0], ref, s[2][2], True)
+                elif s[0] == "all":
+                    best = None
+                    for j, (c, b) in enumerate(s[1]):
                         compared = scores(_add(total, c), run.beta, run.weight, _add(base, b))
                         if better(compared, best, run.aspect, run.metric):
                             best, k = compared, j
-                    c, b = s[k]
+                    c, b = s[1][k]
+                    info = s[2][k] if s[2] is not None else None
+                else:
+                    c, b, info = s
                 total, base = _add(total, c), _add(base, b)
                 if weights is None:
-                    chosen.append(k)
-        return total, base, chosen
+                    kept.append((k, c, b, info))
+        return total, base, kept
 
     def corpus(self, stats: Sequence[Any], weights: Sequence[int] | None = None, *,
                choices: bool = False) -> Totals:
-        total, base, chosen = self._totals(stats, weights)
+        total, base, kept = self.chosen(stats, weights)
         return Totals(self._values(total, base),
                       dict(zip(("tp", "tn", "fp", "fn", "fpn"), total[5:])),
-                      tuple(chosen) if choices else ())
+                      tuple(k for k, *_ in kept) if choices else ())
 
     def _values(self, total: Counts, base: Counts) -> tuple[float, float, float, float]:
         c = scores(total, self.run.beta, self.run.weight, base)[1]
@@ -1766,17 +1774,28 @@ class IMeasureMetric(Metric):
         """Linear with ``optimise="sentence"`` (each sentence's choice is its own): the
         weighted sums as one matrix product; otherwise the choice redone per weighting."""
         if self.run.optimise != "sentence":
-            return _Looping(self, stats)  # type: ignore[arg-type]
-        return _LinearIMeasure(self, [s[0] for s in stats])
+            return _Looping(self, stats)
+        return _LinearIMeasure(self, [(s[0], s[1]) for s in stats])
 
     def swapper(self, a: Sequence[Any], b: Sequence[Any]) -> Any:
-        return _LoopingSwap(self, a, b)  # type: ignore[arg-type]
+        return _LoopingSwap(self, a, b)
 
     def sentence_fields(self, stats: Any, choice: int) -> dict[str, Any]:
-        if stats and stats[0] == "search":
+        if stats[0] == "search":
             return {"reference": "searched"}
-        c, b = stats[choice if choice >= 0 else 0]
+        c = stats[1][choice][0] if stats[0] == "all" else stats[0]
         return {"reference": choice, **dict(zip(("tp", "tn", "fp", "fn", "fpn"), c[5:]))}
+
+    def system_run(self, stats: Sequence[Any], hypothesis: str) -> SystemRun:
+        """One system's statistics (made with ``details``) as :func:`evaluate_files`'s
+        :class:`SystemRun`: its totals and its per-sentence results."""
+        total, base, kept = self.chosen(stats)
+        run = IMeasure(self.run.maximise, self.run.optimise, self.run.mix, self.run.beta,
+                       self.run.weight, self.run.enumerate_max, self.run.max_cells)
+        run.total, run.total_base = total, base
+        for _, c, b, info in kept:
+            run.sentences.append(SentenceResult(info[0], list(info[1]), c, b, info[2], info[3]))
+        return SystemRun(hypothesis, run)
 
 
 class _LinearIMeasure:

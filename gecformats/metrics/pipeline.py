@@ -72,7 +72,10 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
              metrics: Sequence[Metric], *, gold_format: str | None = None,
              tokenize: str | None = None, segment: str | None = None, segmenter: str = "zh",
              segment_map: Mapping[str, str] | None = None, jobs: int = 1, engine: Any = None,
-             progress: Callable[[int], None] | None = None) -> Evaluation:
+             progress: Callable[[int], None] | None = None,
+             gold_items: Iterable[Any] | None = None,
+             lines: Callable[[str], Iterator[tuple[int, str]]] | None = None,
+             mismatch: Callable[[str, int, int], GecFormatError] | None = None) -> Evaluation:
     """Score every hypothesis file with every metric against one gold file, read once.
 
     Args:
@@ -87,6 +90,11 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
         engine: a running :class:`gecformats.dist.Engine` instead of local processes.
         progress: called with the number of sentence × system × metric steps done, as
             chunks finish.
+        gold_items, lines, mismatch: for a front-end that reads as its original does
+            (``gecformats imeasure``): the gold's items already being read (instead of the
+            format's sentences), how to read a hypothesis file as ``(number, line)`` (instead
+            of the NUS scorer's way; the files are then text, never M2), and the error of a
+            hypothesis with ``lines`` lines for ``sentences`` gold sentences.
 
     Returns:
         An :class:`Evaluation`.
@@ -110,19 +118,21 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
         raise UsageError("no metric to score with")
     for metric in metrics:
         metric.setup(gold)
-    reader = _Hypotheses(paths, gold, tokenize, segment, segmenter, segment_map)
+    reader = _Hypotheses(paths, gold, tokenize, segment, segmenter, segment_map, lines)
     checks = [InputCheck() for _ in paths]
-    gold_stream = _read_gold(gold, gold_format)
+    gold_stream = _read_gold(gold, gold_format) if gold_items is None else gold_items
 
-    def mismatch(_names: list[str], counts: list[int]) -> GecFormatError:
+    def differ(_names: list[str], counts: list[int]) -> GecFormatError:
         k = next(i for i in range(1, len(counts)) if counts[i] != counts[0])
+        if mismatch is not None:
+            return mismatch(paths[k - 1], counts[k], counts[0])
         return _count_error(paths[k - 1], gold, counts[k], counts[0])
 
     streams: list[tuple[str, Iterable[Any]]] = [(gold, gold_stream)]
     streams += [(p, reader.lines(k)) for k, p in enumerate(paths)]
 
     def rows() -> Iterator[tuple[Sentence, list[Hypothesis]]]:
-        for number, (sentence, *raw) in enumerate(lockstep(streams, mismatch), 1):
+        for number, (sentence, *raw) in enumerate(lockstep(streams, differ), 1):
             hyps = [reader.hypothesis(k, sentence, item, checks[k]) for k, item in enumerate(raw)]
             yield sentence, hyps
 
@@ -178,6 +188,8 @@ class _Failure:
             line = next((n for n, text in numbered_lines(gold) if text[:1] == "T"), None)
             message = self.message.replace("GOLD GOLD.m2", f"{gold} GOLD.m2")
             return GecFormatError(f"sentence {number} {message}", gold, line, self.kind)
+        if self.kind == "gold":  # the metric names the sentence: the gold's fault
+            return GecFormatError(self.message, gold)
         if self.system is None:
             return GecFormatError(f"sentence {number}: {self.message}", gold, None, self.kind)
         return GecFormatError(f"sentence {number}: {self.message}", paths[self.system], number,
@@ -264,6 +276,19 @@ def _read_gold(gold: str, gold_format: str | None) -> Iterator[Sentence]:
     return module.read(gold)
 
 
+def _looks_m2(path: str) -> bool:
+    """Whether a hypothesis file is M2: its first line an ``S`` line and the next an ``A``
+    line or the blank line that ends the block (a text output whose first sentence starts
+    with "S " stays text)."""
+    from gecformats import formats
+
+    head = formats._head(path)
+    if head is None or formats._sniff_text(head) != "m2":
+        return False
+    second = head.replace("\r\n", "\n").split("\n")[1:2]
+    return not second or second[0][:2] in ("A ", "T ", "")
+
+
 def _count_error(hypothesis: str, gold: str, lines: int, sentences: int) -> GecFormatError:
     def plural(n: int, noun: str) -> str:
         return f"{n} {noun}" + ("" if n == 1 else "s")
@@ -276,14 +301,12 @@ class _Hypotheses:
     """The hypothesis files: their lines (or M2 sentences) and their pre-processing."""
 
     def __init__(self, paths: list[str], gold: str, tokenize: str | None,
-                 segment: str | None, segmenter: str, segment_map: Mapping[str, str] | None
-                 ) -> None:
-        from gecformats import formats
-
+                 segment: str | None, segmenter: str, segment_map: Mapping[str, str] | None,
+                 reader: Callable[[str], Iterator[tuple[int, str]]] | None = None) -> None:
         if tokenize is not None and segment is not None:
             raise UsageError("--tokenize and --segment exclude each other")
-        self.paths, self.gold = paths, gold
-        self.m2 = [p != "-" and formats._sniff(p) == "m2" for p in paths]
+        self.paths, self.gold, self.reader = paths, gold, reader
+        self.m2 = [reader is None and p != "-" and _looks_m2(p) for p in paths]
         self.tokenizer = self.projector = None
         self.preprocess: str | None = None
         if tokenize is not None:
@@ -309,7 +332,9 @@ class _Hypotheses:
         from gecformats.formats import m2
         from gecformats.metrics.score import read_hypothesis
 
-        return m2.read(self.paths[k]) if self.m2[k] else read_hypothesis(self.paths[k])
+        if self.m2[k]:
+            return m2.read(self.paths[k])
+        return (self.reader or read_hypothesis)(self.paths[k])
 
     def hypothesis(self, k: int, gold: Sentence, item: Any, check: Any) -> Hypothesis:
         from maxmatch import split_hypothesis
