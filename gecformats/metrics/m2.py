@@ -180,6 +180,8 @@ class M2Metric(Metric):
                 k >= 0 and s.counts[k][0] > min(s.counts[k][1], s.counts[k][2])
                 for s, k in zip(stats, chosen)])
             extra["annotators"] = len({a for s in stats for a in (s.annotators or (0,))})
+            extra["signature"] = self.signature().replace(
+                "|gecformats:", f"|annotators:{extra['annotators']}|gecformats:")
             if self.per_type:
                 extra["per_type"] = _per_type(stats, chosen)
         return Totals(values, {"correct": c_tot, "proposed": p_tot, "gold": g_tot},

@@ -67,8 +67,11 @@ class Table:
         """One signature per metric: its options, the hypotheses' pre-processing, the
         resampling."""
         out = []
-        for metric in self.run.metrics:
-            text = metric.signature()
+        for m, metric in enumerate(self.run.metrics):
+            # a metric whose signature depends on the system (ERRANT's hyp:m2 or
+            # hyp:extracted-lcs) gives it per system; one line when they agree
+            own = {t.extra.get("signature") for t in self.run.totals[m]}
+            text = own.pop() if len(own) == 1 and None not in own else metric.signature()
             if self.run.preprocess:
                 text += f"|hyp:{self.run.preprocess}"
             if self.settings is not None and self.settings.active:
@@ -114,7 +117,8 @@ class Table:
                     cell["ci"] = {c: list(v) for c, v in ci.items()}
                 if self.has_p:
                     cell["p_value"] = self._p(m, s)
-                cell["signature"] = signatures[m]
+                cell["signature"] = signatures[m] if "signature" not in totals.extra else \
+                    signatures[m].replace(metric.signature(), totals.extra["signature"], 1)
                 row[metric.name] = cell
             row["sentences"] = self.run.sentences
             out[name] = row
