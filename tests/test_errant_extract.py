@@ -71,3 +71,21 @@ def test_usage_errors(tmp_path, extra, message):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2 and message in result.output
     assert not (tmp_path / "o.m2").exists()
+
+
+def test_score_with_errant_edits_of_text_equals_scoring_errant_parallel_output(tmp_path):
+    """score --metric errant --extractor errant on a text output gives what scoring the
+    M2 file errant_parallel made of it gives (errant_compare's numbers)."""
+    n = 150
+    hyp = _head(shared_file(f"{CONLL}/official_submissions/AMU"), n, tmp_path / "AMU")
+    gold = tmp_path / "ref.m2"
+    gold.write_text(_blocks(shared_file("reference/errant/ref.m2"), n), encoding="utf-8")
+    m2 = tmp_path / "AMU.m2"
+    m2.write_text(_blocks(shared_file("reference/errant/hyp/AMU.m2"), n), encoding="utf-8")
+    run = CliRunner().invoke(app, ["score", str(hyp), "--gold", str(gold), "--metric", "errant",
+                                   "--extractor", "errant", "--format", "tsv"])
+    ref = CliRunner().invoke(app, ["score", str(m2), "--gold", str(gold), "--metric", "errant",
+                                   "--format", "tsv"])
+    assert run.exit_code == ref.exit_code == 0, run.output
+    assert run.stdout.splitlines()[1].split("\t")[1:] == ref.stdout.splitlines()[1].split("\t")[1:]
+    assert "|hyp:extracted-errant-3.0.2+spacy-" in run.stdout and "warning" not in run.stderr

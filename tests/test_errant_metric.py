@@ -59,7 +59,8 @@ def plain(totals: Totals) -> tuple:
 def test_class_attributes():
     assert (ErrantMetric.name, ErrantMetric.label, ErrantMetric.columns, ErrantMetric.main) == \
         ("errant", "ERRANT", ("precision", "recall", "f"), "f")
-    assert ErrantMetric.options == {"beta", "mode", "single", "multi", "filter", "cat"}
+    assert ErrantMetric.options == {"beta", "mode", "single", "multi", "filter", "cat",
+                                    "extractor", "spacy-model"}
     assert ErrantMetric.needs_edits
 
 

@@ -83,6 +83,12 @@ FilterOpt = Annotated[Optional[list[str]], typer.Option(
 CatOpt = Annotated[Optional[int], typer.Option(
     "--cat", min=1, max=3, help="errant: per-category scores: 1 operation, 2 main type, 3 "
     "every type (errant_compare -cat); needs ERRANT's types in the gold.")]
+ExtractorOpt = Annotated[Optional[str], typer.Option(
+    "--extractor", metavar="lcs|errant", help="errant, text hypotheses: lcs (default: "
+    "gecformats' aligner) or errant (ERRANT's own edits and types, as errant_parallel; "
+    "needs pip install 'gecformats[errant]').")]
+SpacyModelOpt = Annotated[Optional[str], typer.Option(
+    "--spacy-model", metavar="NAME", help="errant with --extractor errant: the spaCy pipeline.")]
 # ---------------------------------------------------------------- gleu
 GleuVersionOpt = Annotated[Optional[str], typer.Option(
     "--gleu-version", metavar="VERSION", help="gleu: plus (default, GLEU+), plus-2016, 2016 "
@@ -126,7 +132,8 @@ def score(
     ignore_whitespace_casing: IgnoreWsOpt = False, max_edges: MaxEdgesOpt = None,
     mode: ModeOpt = None, bonus: BonusOpt = False, per_type: PerTypeOpt = False,
     verbose: VerboseOpt = False, single: SingleOpt = False, multi: MultiOpt = False,
-    filters: FilterOpt = None, cat: CatOpt = None, gleu_version: GleuVersionOpt = None,
+    filters: FilterOpt = None, cat: CatOpt = None, extractor: ExtractorOpt = None,
+    spacy_model: SpacyModelOpt = None, gleu_version: GleuVersionOpt = None,
     lam: LambdaOpt = None, iterations: IterationsOpt = None, maximise: MaximiseOpt = None,
     optimise: OptimiseOpt = None, ci: CiOpt = False, paired_bs: PairedBsOpt = False,
     paired_ar: PairedArOpt = False, resamples: ResamplesOpt = 1000, trials: TrialsOpt = 10000,
@@ -160,7 +167,8 @@ score.help_sections = [  # type: ignore[attr-defined]
     ("Engines (same output)", ["jobs", "engine", "scheduler", "workers"]),
     ("M2 (--metric m2)", ["beta", "max_unchanged_words", "ignore_whitespace_casing",
                           "max_edges", "mode", "bonus", "per_type", "verbose"]),
-    ("ERRANT (--metric errant; also --beta, --mode)", ["single", "multi", "filters", "cat"]),
+    ("ERRANT (--metric errant; also --beta, --mode)", ["single", "multi", "filters", "cat",
+                                                        "extractor", "spacy_model"]),
     ("GLEU (--metric gleu)", ["gleu_version", "lam", "iterations"]),
     ("I-measure (--metric imeasure)", ["maximise", "optimise"]),
 ]

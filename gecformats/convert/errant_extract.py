@@ -52,6 +52,17 @@ def load(model: str | None = None) -> Any:
     raise UsageError(f"--extractor errant needs {wanted}: {INSTALL}")
 
 
+_LOADED: dict[str | None, Any] = {}
+
+
+def cached(model: str | None = None) -> Any:
+    """:func:`load`, once per process and model (the metric's per-sentence step calls it
+    in every worker; an annotator is not sent between processes)."""
+    if model not in _LOADED:
+        _LOADED[model] = load(model)
+    return _LOADED[model]
+
+
 def version(annotator: Any) -> str:
     """``errant-3.0.2+spacy-3.8.18+en_core_web_sm-3.8.0``: what the edits depend on."""
     import errant

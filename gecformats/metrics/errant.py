@@ -401,12 +401,13 @@ class ErrantMetric(Metric):
     label = "ERRANT"
     columns = ("precision", "recall", "f")
     main = "f"
-    options = frozenset({"beta", "mode", "single", "multi", "filter", "cat"})
+    options = frozenset({"beta", "mode", "single", "multi", "filter", "cat", "extractor",
+                         "spacy-model"})
     needs_edits = True
 
     def __init__(self, beta: float = 0.5, mode: str = "cs", single: bool = False,
-                 multi: bool = False, filter: Collection[str] = (), cat: int | None = None
-                 ) -> None:
+                 multi: bool = False, filter: Collection[str] = (), cat: int | None = None,
+                 extractor: str = "lcs", spacy_model: str | None = None) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown ERRANT mode {mode!r} (known: {', '.join(MODES)})")
         if single and multi:
@@ -423,6 +424,9 @@ class ErrantMetric(Metric):
         self.multi = bool(multi)
         self.filter = frozenset([filter] if isinstance(filter, str) else filter)
         self.cat = cat
+        if extractor not in ("lcs", "errant"):
+            raise ValueError(f"unknown extractor {extractor!r} (known: lcs, errant)")
+        self.extractor, self.spacy_model = extractor, spacy_model
 
     def __repr__(self) -> str:
         return (f"ErrantMetric(beta={self.beta!r}, mode={self.mode!r}, single={self.single}, "
@@ -451,12 +455,15 @@ class ErrantMetric(Metric):
         if hypothesis.sentence is not None:
             _same_source(hypothesis.sentence.source, prepared.source)
             return self._stats(prepared, raw_edits(hypothesis.sentence), False)
+        if self.extractor == "errant":
+            return self._stats(prepared, _errant_edits(prepared.source, hypothesis.tokens,
+                                                       self.spacy_model), "errant")
         from gecformats.convert.extract import align_edits
 
         edits = align_edits(prepared.source, hypothesis.tokens)
         return self._stats(prepared, _model_edits(Sentence(prepared.source, {0: edits})), True)
 
-    def _stats(self, prepared: ErrantGold, edits: list[RawEdit], extracted: bool
+    def _stats(self, prepared: ErrantGold, edits: list[RawEdit], extracted: bool | str
                ) -> ErrantStats:
         """The statistics of one sentence from the hypothesis' raw edits."""
         hyp = self._process(edits)
@@ -468,7 +475,7 @@ class ErrantMetric(Metric):
                 per_type = tuple(sorted((c, *v) for c, v in cats.items())) if self.cat else ()
                 candidates.append((tp, fp, fn, per_type))
         return (tuple(candidates), _fixed(candidates), tuple(hyp), tuple(refs),
-                () if extracted else _first_types(edits), prepared.types, extracted)
+                () if extracted is True else _first_types(edits), prepared.types, extracted)
 
     def corpus(self, stats: Sequence[ErrantStats], weights: Sequence[int] | None = None, *,
                choices: bool = False) -> Totals:
@@ -522,9 +529,13 @@ class ErrantMetric(Metric):
         if track:
             extra["categories"] = categories_at(cats, self.cat)  # type: ignore[arg-type]
         if weights is None:
-            extracted = any(s[6] for s in stats)
+            extracted = any(s[6] is True for s in stats)
             kinds = _kinds(stats)
             hyp = EXTRACTION if extracted else "m2"
+            if any(s[6] == "errant" for s in stats):  # ERRANT's own edits, typed
+                from gecformats.convert.errant_extract import cached, version
+
+                hyp = f"extracted-{version(cached(self.spacy_model))}"
             problem = type_problem(self.mode, kinds, extracted)
             if problem is None and self.cat:
                 problem = type_problem(self.mode, kinds, extracted, self.cat)
@@ -822,3 +833,19 @@ def _greedy_candidates(stats: Sequence[ErrantStats]) -> list[tuple[tuple[int, in
         else:
             out.append(tuple(tuple(c[:3]) for c in candidates))
     return out
+
+
+def _errant_edits(source: Sequence[str], tokens: Sequence[str], model: str | None
+                  ) -> list[RawEdit]:
+    """ERRANT's own edits of a hypothesis (annotator 0, typed), as ``errant_parallel``
+    extracts them from the source and the hypothesis tokens (a ``noop`` when they are
+    equal): :mod:`gecformats.convert.errant_extract`."""
+    from gecformats.convert.errant_extract import cached
+
+    annotator = cached(model)
+    orig = annotator.parse(" ".join(source))
+    cor_text = " ".join(tokens)
+    if orig.text.strip() == cor_text:
+        return [(-1, -1, "noop", "-NONE-", 0)]
+    return [(e.o_start, e.o_end, e.type, e.c_str, 0)
+            for e in annotator.annotate(orig, annotator.parse(cor_text))]
