@@ -45,6 +45,24 @@ def test_byte_for_byte_with_errant_parallel(tmp_path, refs, expected):
     assert got == _blocks(shared_file(f"reference/errant/{expected}"), n)
 
 
+def test_jobs_give_the_same_bytes(tmp_path, monkeypatch):
+    from gecformats.convert import errant_extract
+
+    monkeypatch.setattr(errant_extract, "CHUNK", 40)  # several tasks
+    n = 100
+    src = _head(shared_file(f"{CONLL}/gecmetrics/conll14st-test.tok.src"), n, tmp_path / "src")
+    ref = _head(shared_file(f"{CONLL}/official_submissions/AMU"), n, tmp_path / "ref")
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}.m2"
+        result = CliRunner().invoke(app, ["convert", str(src), str(out), "--from", "parallel",
+                                          "--ref", str(ref), "--extractor", "errant",
+                                          "--jobs", jobs])
+        assert result.exit_code == 0, result.output
+        outs.append(out.read_text(encoding="utf-8"))
+    assert outs[0] == outs[1] == _blocks(shared_file("reference/errant/hyp/AMU.m2"), n)
+
+
 def test_noops_types_and_empty_sources(tmp_path):
     src = tmp_path / "src.txt"
     src.write_text("He go to school .\n\nThis is fine .\n", encoding="utf-8")
@@ -59,7 +77,7 @@ def test_noops_types_and_empty_sources(tmp_path):
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--jobs", "2"], "runs on one process"),
+    (["--shards", "2"], "runs without --tokenizer"),
     (["--spacy-model", "no_such_model_xyz"], "needs the spaCy model 'no_such_model_xyz'"),
     (["--extractor", "bert"], "unknown extractor 'bert'"),
 ])

@@ -120,8 +120,19 @@ def m2_lines(rows: Iterable[Sequence[str]], annotator: Any, batch: int = BATCH
         yield from flush()
 
 
-def sentences(items: Iterable[Any], model: str | None = None, report: Any = None
-              ) -> Iterator[Any]:
+CHUNK = 512
+"""Rows per task with ``jobs`` > 1."""
+
+
+def _chunk_lines(task: tuple[str | None, list[tuple[str, ...]]]) -> list[str]:
+    """One task of :func:`sentences` with ``jobs``: the M2 lines of a chunk of rows, on the
+    worker's own annotator (loaded once per process)."""
+    model, rows = task
+    return list(m2_lines(rows, cached(model)))
+
+
+def sentences(items: Iterable[Any], model: str | None = None, report: Any = None,
+              jobs: int = 1) -> Iterator[Any]:
     """Model sentences of parallel items (:class:`gecformats.model.Parallel`): ERRANT's
     edits of each reference (annotator ``k`` = reference ``k``; a missing reference is the
     source), read back from the M2 :func:`m2_lines` writes, so that writing them as M2
@@ -131,12 +142,26 @@ def sentences(items: Iterable[Any], model: str | None = None, report: Any = None
 
     from gecformats.formats import m2
 
-    annotator = load(model)
+    annotator = cached(model)  # here too: a missing model fails before any worker starts
     if report is not None:
         report.versions["extractor"] = version(annotator)
     rows = ((p.source, *[p.source if r is None else r for r in p.references]) for p in items)
+    if jobs > 1:
+        from itertools import chain, islice
+
+        from gecformats.dist import process_map
+
+        def tasks() -> Iterator[tuple[str | None, list[tuple[str, ...]]]]:
+            while True:
+                chunk = list(islice(rows, CHUNK))
+                if not chunk:
+                    return
+                yield model, chunk
+        lines: Iterable[str] = chain.from_iterable(process_map(_chunk_lines, tasks(), jobs))
+    else:
+        lines = m2_lines(rows, annotator)
     block: list[str] = []
-    for line in m2_lines(rows, annotator):
+    for line in lines:
         if line != "\n":
             block.append(line)
             continue

@@ -161,12 +161,11 @@ def convert(
     if extractor == "errant":
         if units != ("text", "token") or writer.NAME != "m2":
             raise UsageError("--extractor errant extracts edits from parallel text to M2")
-        if jobs > 1 or engine is not None or shards is not None or tokenizer or types \
+        if engine is not None or shards is not None or tokenizer or types \
                 or split_substitutions or simplify:
-            raise UsageError("--extractor errant runs on one process without --tokenizer, "
-                             "--types, --split-substitutions, --t2s, --jobs, --engine or "
-                             "--shards (the text is split on spaces, as errant_parallel "
-                             "without -tok)")
+            raise UsageError("--extractor errant runs without --tokenizer, --types, "
+                             "--split-substitutions, --t2s, --engine or --shards (the text "
+                             "is split on spaces, as errant_parallel without -tok)")
     # the conversion's settings, for the runs that hand whole files to the local pipeline
     settings = {"tokenizer": tokenizer, "sentences": sentences, "shrink": shrink,
                 "mapping": mapping, "alternative": alternative, "absent": absent,
@@ -219,7 +218,7 @@ def convert(
             conversion = ExtractionReport()
             items = errant_sentences(tsv.checked_references(items, reader.NAME, source,
                                                             conversion), spacy_model,
-                                     conversion)
+                                     conversion, jobs)
         elif units == ("text", "token"):
             conversion = ExtractionReport()
             items = tsv.checked_references(items, reader.NAME, source, conversion)
