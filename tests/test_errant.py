@@ -212,7 +212,7 @@ def test_one_scheme_on_both_sides_is_scored(tmp_path):
 def test_an_extracted_hypothesis_refuses_what_needs_its_types(tmp_path, args, words):
     result, hyp, _ = _run(tmp_path, TEXT, REF, *args)
     assert result.exit_code == 1 and result.stdout == ""
-    assert result.stderr.startswith(f"gecformats: {hyp}: {words}") and "errant_parallel" in result.stderr
+    assert result.stderr.startswith(f"gecformats: {hyp}: {words}") and "--extractor errant" in result.stderr
     # --cat 1 (the operation) is what extracted edits have: scored, with the warning
     result, hyp, _ = _run(tmp_path, TEXT, REF, "--cat", "1")
     assert result.exit_code == 0 and "\nM " in result.stdout
@@ -230,8 +230,8 @@ def test_a_text_hypothesis_is_said_to_be_extracted_every_time(tmp_path):
         assert result.stderr == (f"gecformats: warning: {hyp}: plain text: its edits were extracted "
                                  "by gecformats' own aligner (hyp:extracted-lcs), not by ERRANT's, "
                                  "and the two differ (on CoNLL-2014 F0.5 up to 0.034 lower, the "
-                                 "top two systems swapped); for ERRANT's own edits run "
-                                 "`errant_parallel -orig SOURCE -cor HYP -out HYP.m2` and score HYP.m2\n")
+                                 "top two systems swapped); for ERRANT's own edits and types add "
+                                 "--extractor errant (pip install 'gecformats[errant]')\n")
         if fmt != "errant":  # errant_compare's own output has no signature
             assert "|hyp:extracted-lcs|" in result.stdout
     result, _, _ = _run(tmp_path, HYP, REF, "--format", "json")

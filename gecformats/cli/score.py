@@ -21,7 +21,14 @@ HypothesesArg = Annotated[list[str], typer.Argument(
     metavar="HYP...", help="System outputs: one tokenised sentence per line (.gz read "
     "transparently; '-' for standard input), or M2 files (their first annotator's edits); "
     "the first is the baseline of a paired test.")]
-GoldOpt = Annotated[str, typer.Option("--gold", help="The gold file (M2; or --gold-format).")]
+GoldOpt = Annotated[Optional[str], typer.Option(
+    "--gold", help="The gold file (M2; or --gold-format). Or --source and --ref.")]
+SourceOpt = Annotated[Optional[str], typer.Option(
+    "--source", metavar="SRC", help="Instead of --gold: the source sentences as text, one "
+    "per line, with --ref; the gold's edits are extracted by --extractor.")]
+RefOpt = Annotated[Optional[list[str]], typer.Option(
+    "--ref", metavar="REF", help="With --source: a corrected text file, line-aligned with "
+    "it (repeat: reference k is annotator k).")]
 GoldFormatOpt = Annotated[Optional[str], typer.Option(
     "--gold-format", metavar="FORMAT", help="The gold's format when its name does not tell "
     "(m2, ixml, conll).")]
@@ -85,9 +92,9 @@ CatOpt = Annotated[Optional[int], typer.Option(
     "--cat", min=1, max=3, help="errant: per-category scores: 1 operation, 2 main type, 3 "
     "every type (errant_compare -cat); needs ERRANT's types in the gold.")]
 ExtractorOpt = Annotated[Optional[str], typer.Option(
-    "--extractor", metavar="lcs|errant", help="errant, text hypotheses: lcs (default: "
-    "gecformats' aligner) or errant (ERRANT's own edits and types, as errant_parallel; "
-    "needs pip install 'gecformats[errant]').")]
+    "--extractor", metavar="lcs|errant", help="errant, text hypotheses, and the gold of "
+    "--ref: lcs (default: gecformats' aligner) or errant (ERRANT's own edits and types, as "
+    "errant_parallel; needs pip install 'gecformats[errant]').")]
 # ---------------------------------------------------------------- gleu
 GleuVersionOpt = Annotated[Optional[str], typer.Option(
     "--gleu-version", metavar="VERSION", help="gleu: plus (default, GLEU+), plus-2016, 2016 "
@@ -122,8 +129,8 @@ CorrectionOpt = Annotated[Optional[str], typer.Option(
 
 @app.command()
 def score(
-    ctx: typer.Context, hypotheses: HypothesesArg, gold: GoldOpt,
-    gold_format: GoldFormatOpt = None, metric: MetricOpt = None,
+    ctx: typer.Context, hypotheses: HypothesesArg, gold: GoldOpt = None,
+    source: SourceOpt = None, ref: RefOpt = None, gold_format: GoldFormatOpt = None, metric: MetricOpt = None,
     output_format: FormatOpt = ScoreFormat.text, per_sentence: PerSentenceOpt = None,
     tokenize: TokenizeOpt = None, segment: SegmentOpt = None, segmenter: SegmenterOpt = None,
     segment_map: SegmentMapOpt = None, strict: StrictOpt = False, quiet: QuietOpt = False,
@@ -158,7 +165,7 @@ def score(
 
 
 score.help_sections = [  # type: ignore[attr-defined]
-    ("Inputs and output", ["gold", "gold_format", "metric", "output_format", "per_sentence",
+    ("Inputs and output", ["gold", "source", "ref", "gold_format", "metric", "output_format", "per_sentence",
                            "tokenize", "segment", "segmenter", "segment_map", "strict",
                            "quiet"]),
     ("Intervals and tests (every metric)", ["ci", "paired_bs", "paired_ar", "resamples",

@@ -54,11 +54,14 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
         raise UsageError(f"'--per-sentence -': standard output already carries the "
                          f"{_v(params['output_format'])} score; write the per-sentence "
                          "table to a file")
+    gold, refs = _gold(params)
     names = [_v(m) for m in params["metric"] or []]
     options = dict(given)
     if "filter" in options:
         options["filter"] = tuple(options["filter"])
-    metrics = build_metrics(names, options, list(options))
+    # with --ref the extractor makes the gold too: every metric takes it then
+    shared = {"extractor", "spacy-model"} if refs else set()
+    metrics = build_metrics(names, options, list(options), shared)
     for metric in metrics:  # those that read the gold themselves (GLEU's first pass)
         if hasattr(metric, "gold_format"):
             metric.gold_format = params["gold_format"]
@@ -78,11 +81,33 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
             raise UsageError(f"'--segment-map': {exc}") from None
     tokenize, segment = params["tokenize"], params["segment"]
     return ScoreRequest(
-        list(params["hypotheses"]), params["gold"], metrics, _v(params["output_format"]),
-        params["gold_format"], _v(tokenize),
-        _v(segment),
-        _v(params["segmenter"]) or "zh", segment_map, resampling,
-        params["strict"], params["jobs"])
+        list(params["hypotheses"]), gold, metrics, _v(params["output_format"]),
+        params["gold_format"], _v(tokenize), _v(segment), _v(params["segmenter"]) or "zh",
+        segment_map, resampling, params["strict"], params["jobs"], refs=refs,
+        extractor=params["extractor"] or "lcs", spacy_model=params["spacy_model"])
+
+
+def _gold(params: dict[str, Any]) -> tuple[str, list[str]]:
+    """The gold file, or the source file and the references as text.
+
+    Raises:
+        UsageError: neither or both, --ref without --source or the reverse, --gold-format
+            with text references.
+    """
+    gold, source, refs = params["gold"], params["source"], list(params["ref"] or [])
+    if gold is not None and (source is not None or refs):
+        raise UsageError("'--gold' / '--source' and '--ref': give the gold as a file of edits "
+                         "or as text references, not both")
+    if gold is not None:
+        return gold, []
+    if source is None and not refs:
+        raise UsageError("Missing option '--gold' (or '--source' with '--ref')")
+    if source is None or not refs:
+        raise UsageError("'--source' and '--ref' go together: the source sentences and one "
+                         "or more corrected files")
+    if params["gold_format"] is not None:
+        raise UsageError("'--gold-format' is for --gold; --source and --ref are text")
+    return source, refs
 
 
 def run_request(request: Any, params: dict[str, Any], engine: Any, quiet: bool) -> None:

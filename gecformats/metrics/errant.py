@@ -235,8 +235,7 @@ def type_problem(mode: str, kinds: Kinds, extracted: bool, cat: int | None = Non
         why = (("--mode cse compares" if cat is None else "--cat 3 lists")
                + f" the types of both sides, and {_describe(kinds, extracted, other)}")
     fix = ("use a gold typed by ERRANT (errant_m2 -gold)" if blamed else
-           "type the hypothesis' edits with ERRANT (errant_parallel -orig SOURCE -cor HYP "
-           "-out HYP.m2)")
+           "type the hypothesis' edits with ERRANT (--extractor errant)")
     instead = ("--mode cs" if cat is None else
                "--cat 1" if cat != 1 and "other" not in schemes else "leave out --cat")
     return f"{why}, but {_describe(kinds, extracted, blamed)}; {fix}, or {instead}", blamed
@@ -781,8 +780,8 @@ def extraction_warning(hypothesis: str) -> str:
     """The warning given with every score of a text hypothesis (``hyp:extracted-lcs``)."""
     return (f"{hypothesis}: plain text: its edits were extracted by gecformats' own aligner "
             "(hyp:extracted-lcs), not by ERRANT's, and the two differ (on CoNLL-2014 F0.5 up "
-            "to 0.034 lower, the top two systems swapped); for ERRANT's own edits run "
-            "`errant_parallel -orig SOURCE -cor HYP -out HYP.m2` and score HYP.m2")
+            "to 0.034 lower, the top two systems swapped); for ERRANT's own edits and types "
+            "add --extractor errant (pip install 'gecformats[errant]')")
 
 
 def errant_files(hypothesis: str, gold: str, **options: Any) -> ErrantResult:

@@ -51,6 +51,9 @@ class Evaluation:
     warnings: list[str] = field(default_factory=list)
     preprocess: str | None = None
     m2_hypotheses: list[bool] = field(default_factory=list)
+    gold_origin: str | None = None
+    """How the gold was made when not read from a file of edits (``extracted-lcs`` …, a
+    signature field), else ``None``."""
 
 
 def system_names(paths: Sequence[str]) -> list[str]:
@@ -75,7 +78,8 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
              progress: Callable[[int], None] | None = None,
              gold_items: Iterable[Any] | None = None,
              lines: Callable[[str], Iterator[tuple[int, str]]] | None = None,
-             mismatch: Callable[[str, int, int], GecFormatError] | None = None) -> Evaluation:
+             mismatch: Callable[[str, int, int], GecFormatError] | None = None,
+             gold_name: str | None = None) -> Evaluation:
     """Score every hypothesis file with every metric against one gold file, read once.
 
     Args:
@@ -95,6 +99,8 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
             format's sentences), how to read a hypothesis file as ``(number, line)`` (instead
             of the NUS scorer's way; the files are then text, never M2), and the error of a
             hypothesis with ``lines`` lines for ``sentences`` gold sentences.
+        gold_name: the gold's name in messages, when ``gold`` is a file made for the run
+            (a gold extracted from text references: the source file's name).
 
     Returns:
         An :class:`Evaluation`.
@@ -118,7 +124,8 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
         raise UsageError("no metric to score with")
     for metric in metrics:
         metric.setup(gold)
-    reader = _Hypotheses(paths, gold, tokenize, segment, segmenter, segment_map, lines)
+    label = gold_name or gold
+    reader = _Hypotheses(paths, gold, tokenize, segment, segmenter, segment_map, lines, label)
     checks = [InputCheck() for _ in paths]
     gold_stream = _read_gold(gold, gold_format) if gold_items is None else gold_items
 
@@ -126,9 +133,9 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
         k = next(i for i in range(1, len(counts)) if counts[i] != counts[0])
         if mismatch is not None:
             return mismatch(paths[k - 1], counts[k], counts[0])
-        return _count_error(paths[k - 1], gold, counts[k], counts[0])
+        return _count_error(paths[k - 1], label, counts[k], counts[0])
 
-    streams: list[tuple[str, Iterable[Any]]] = [(gold, gold_stream)]
+    streams: list[tuple[str, Iterable[Any]]] = [(label, gold_stream)]
     streams += [(p, reader.lines(k)) for k, p in enumerate(paths)]
 
     def rows() -> Iterator[tuple[Sentence, list[Hypothesis]]]:
@@ -152,7 +159,7 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
         for offset, sentence_stats in enumerate(results):
             number = first + offset
             if isinstance(sentence_stats, _Failure):
-                raise sentence_stats.error(paths, gold, number)
+                raise sentence_stats.error(paths, label, number)
             for m, per_system in enumerate(sentence_stats):
                 for s, value in enumerate(per_system):
                     stats[m][s].append(value)
@@ -292,10 +299,12 @@ class _Hypotheses:
 
     def __init__(self, paths: list[str], gold: str, tokenize: str | None,
                  segment: str | None, segmenter: str, segment_map: Mapping[str, str] | None,
-                 reader: Callable[[str], Iterator[tuple[int, str]]] | None = None) -> None:
+                 reader: Callable[[str], Iterator[tuple[int, str]]] | None = None,
+                 label: str | None = None) -> None:
         if tokenize is not None and segment is not None:
             raise UsageError("--tokenize and --segment exclude each other")
         self.paths, self.gold, self.reader = paths, gold, reader
+        self.label = label or gold
         self.m2 = [reader is None and p != "-" and _looks_m2(p) for p in paths]
         self.tokenizer = self.projector = None
         self.preprocess: str | None = None
@@ -348,5 +357,5 @@ class _Hypotheses:
     def warnings(self, k: int, check: Any) -> list[str]:
         from gecformats.metrics.score import input_warnings
 
-        return input_warnings(check, self.paths[k], self.gold,
+        return input_warnings(check, self.paths[k], self.label,
                               self.tokenizer.name if self.tokenizer is not None else None)

@@ -74,6 +74,8 @@ class Table:
             text = own.pop() if len(own) == 1 and None not in own else metric.signature()
             if self.run.preprocess:
                 text += f"|hyp:{self.run.preprocess}"
+            if getattr(self.run, "gold_origin", None):
+                text += f"|gold:{self.run.gold_origin}"
             if self.settings is not None and self.settings.active:
                 text += f"|test:{self.settings.signature(len(self.run.paths))}"
             out.append(text)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
@@ -33,7 +34,7 @@ METRICS: dict[str, str] = {
 """``--metric`` name → its :class:`Metric` class (imported when used)."""
 
 PIPELINE_OPTIONS = frozenset({
-    "gold", "gold-format", "metric", "format", "per-sentence", "tokenize", "segment", "segmenter",
+    "gold", "source", "ref", "gold-format", "metric", "format", "per-sentence", "tokenize", "segment", "segmenter",
     "segment-map", "strict", "ci", "paired-bs", "paired-ar", "resamples", "trials", "seed",
     "correction", "jobs", "engine", "scheduler", "workers", "quiet", "verbose"})
 """Options every metric takes (the pipeline's, the statistics', the output's)."""
@@ -63,14 +64,16 @@ def takers(option: str) -> list[str]:
     return out
 
 
-def build_metrics(names: Sequence[str], options: dict[str, Any], given: Iterable[str]
-                  ) -> list[Metric]:
+def build_metrics(names: Sequence[str], options: dict[str, Any], given: Iterable[str],
+                  accepted: Iterable[str] = ()) -> list[Metric]:
     """The metrics ``names`` (``m2`` when empty), each built from the options it takes.
 
     Args:
         names: ``--metric`` values, in the order the table shows them.
         options: option name (as on the command line, without ``--``) → value.
         given: the options the user gave (the others keep each metric's own default).
+        accepted: options this request takes whatever the metrics (``--extractor`` with
+            text references: it makes the gold); a metric that declares one still gets it.
 
     Raises:
         UsageError: an unknown or repeated metric, an option no chosen metric takes (naming
@@ -81,7 +84,7 @@ def build_metrics(names: Sequence[str], options: dict[str, Any], given: Iterable
     if repeated:
         raise UsageError(f"--metric {sorted(repeated)[0]} is given twice")
     classes = [metric_class(n) for n in names]
-    for option in sorted(set(given) - PIPELINE_OPTIONS):
+    for option in sorted(set(given) - PIPELINE_OPTIONS - set(accepted)):
         if not any(option in cls.options for cls in classes):
             wanted = " or ".join(f"--metric {n}" for n in takers(option)) or "no metric"
             raise UsageError(f"--{option} goes with {wanted}")
@@ -118,6 +121,11 @@ class ScoreRequest:
     jobs: int = 1
     engine: Any = None
     names: list[str] = field(default_factory=list)
+    refs: list[str] = field(default_factory=list)
+    """Reference files given as text: ``gold`` is then their source file, and the gold's
+    edits are extracted with ``extractor`` (:mod:`gecformats.metrics.refgold`)."""
+    extractor: str = "lcs"
+    spacy_model: str | None = None
 
     def check(self) -> None:
         """Refuse what the outputs cannot show.
@@ -191,11 +199,21 @@ def run_score(request: ScoreRequest, progress: Callable[[int], None] | None = No
     from gecformats.metrics.pipeline import evaluate
 
     request.check()
-    run = evaluate(request.hypotheses, request.gold, request.metrics,
-                   gold_format=request.gold_format, tokenize=request.tokenize,
-                   segment=request.segment, segmenter=request.segmenter,
-                   segment_map=request.segment_map, jobs=request.jobs, engine=request.engine,
-                   progress=progress)
+    with ExitStack() as stack:
+        gold, origin = request.gold, None
+        if request.refs:
+            from gecformats.metrics.refgold import extracted_gold
+
+            gold, origin = stack.enter_context(extracted_gold(
+                request.gold, request.refs, request.extractor,
+                spacy_model=request.spacy_model, tokenize=request.tokenize, jobs=request.jobs))
+        run = evaluate(request.hypotheses, gold, request.metrics,
+                       gold_format=None if request.refs else request.gold_format,
+                       tokenize=request.tokenize, segment=request.segment,
+                       segmenter=request.segmenter, segment_map=request.segment_map,
+                       jobs=request.jobs, engine=request.engine, progress=progress,
+                       gold_name=request.gold if request.refs else None)
+        run.gold_origin = origin
     warnings = list(run.warnings)
     for m, metric in enumerate(run.metrics):
         warnings += _metric_warnings(request, metric, run.totals[m], run.paths)
@@ -280,7 +298,8 @@ def m2_results(run: Any, significance: list[list[Any]] | None = None, resampling
             and resampling.active else None
         signature = Signature(metric.beta, metric.max_unchanged_words,
                               metric.ignore_whitespace_casing, totals.extra.get("annotators", 1),
-                              segment=run.preprocess, mode=mode, resampling=resampled)
+                              segment=run.preprocess, mode=mode, resampling=resampled,
+                              gold=run.gold_origin)
         choices = tuple(SentenceChoice(st.annotators[k] if k >= 0 else -1,
                                        *(st.counts[k] if k >= 0 else (0, 0, 0)))
                         for st, k in zip(stats, totals.choices))
@@ -320,7 +339,8 @@ def _render_errant(run: Any, fmt: str) -> str:
     result = errant.ErrantResult(totals.counts["tp"], totals.counts["fp"], totals.counts["fn"],
                                  metric.beta, metric.mode, run.sentences,
                                  totals.extra.get("categories", {}),
-                                 totals.extra.get("signature", metric.signature()),
+                                 totals.extra.get("signature", metric.signature())
+                                 + (f"|gold:{run.gold_origin}" if run.gold_origin else ""),
                                  totals.extra.get("extracted", False),
                                  totals.extra.get("kinds", ({}, {})))
     if fmt == "errant":

@@ -83,6 +83,9 @@ class Signature:
         resampling: the confidence interval and significance test, with the number of
             resamples and the seed, e.g. ``ci95+paired-bs|resamples:1000|seed:12345``
             (:mod:`gecformats.metrics.significance`); ``None`` (absent) without them.
+        gold: how the gold was made when it was not read from a file of edits, e.g.
+            ``extracted-lcs`` for references given as text (``score --ref``); ``None``
+            (absent) for an M2 gold.
     """
 
     beta: float
@@ -95,15 +98,17 @@ class Signature:
     segment: str | None = None
     resampling: str | None = None
     mode: str | None = None
+    gold: str | None = None
 
     def __str__(self) -> str:
         ws_case = "ignored" if self.ignore_whitespace_casing else "significant"
         segment = f"|segment:{self.segment}" if self.segment is not None else ""
+        gold = f"|gold:{self.gold}" if self.gold is not None else ""
         test = f"|test:{self.resampling}" if self.resampling is not None else ""
         mode = f"|mode:{self.mode}" if self.mode is not None else ""
         return (f"metric:{self.metric}{mode}|scorer:{self.scorer}|beta:{_number(self.beta)}"
                 f"|max-unchanged:{self.max_unchanged_words}|ws-case:{ws_case}{segment}"
-                f"|annotators:{self.annotators}{test}|gecformats:{self.gecformats}")
+                f"|annotators:{self.annotators}{gold}{test}|gecformats:{self.gecformats}")
 
 
 def _number(value: float) -> str:
