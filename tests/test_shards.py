@@ -397,3 +397,17 @@ def test_an_input_refused_at_its_end_is_refused_in_shards_too(tmp_path):
                                        "--to", "m2", "--shards", "2"])
     assert plain.exit_code == sharded.exit_code == 1
     assert "no line has a reference column" in sharded.stderr
+
+
+def test_bad_data_leaves_nothing_behind(tmp_path):
+    """Fuzz case (shards, truncated tsv, seed 613255239): an error found at the input's end,
+    after every part was written, removes the folder: the same data fails again, so there
+    is nothing to resume."""
+    from gecformats.errors import GecFormatError
+
+    src = tmp_path / "in.tsv"
+    src.write_text("He go to school .\n", encoding="utf-8")  # no reference column at all
+    out = tmp_path / "out"
+    with pytest.raises(GecFormatError, match="no line has a reference column"):
+        convert(str(src), out, to_format="m2", tokenizer="space", shards=2)
+    assert not out.exists()

@@ -158,15 +158,17 @@ def check(folder: str | os.PathLike[str]) -> list[str]:
 
 @contextmanager
 def _new_folder(folder: Path, written: list[Any]) -> Iterator[None]:
-    """Create ``folder`` for a run; if the run fails before any part is written, remove it
-    again (nothing to resume), so that a failed run leaves nothing behind.  Once a part is
-    written, the folder stays, its manifest saying ``complete: false``, for ``--resume``."""
+    """Create ``folder`` for a run; if the run fails before any part is written, or on bad
+    input data, remove it again, so that a failed run leaves nothing behind: bad data fails
+    again at the same item (and a corrected input is another run), so its parts could
+    never be resumed.  A run stopped otherwise (interrupted, killed, a full disk) keeps the
+    parts written, its manifest saying ``complete: false``, for ``--resume``."""
     created = not folder.exists()
     folder.mkdir(parents=True, exist_ok=True)
     try:
         yield
-    except BaseException:
-        if created and not written:
+    except BaseException as exc:
+        if created and (not written or isinstance(exc, (GecFormatError, UnwritableItem))):
             shutil.rmtree(folder, ignore_errors=True)
         raise
 
