@@ -408,3 +408,23 @@ def test_tokenize_zh_against_a_gold_segmented_otherwise_warns() -> None:
     assert "the gold's sources are not jieba's words" in err and "--segment project" in err
     code, _, err = _score(PROJECT / "corrected.txt", "--gold", GOLD, "--tokenize", "zh", "--strict")
     assert code == 1 and "not jieba's words" in err
+
+
+def test_a_hypothesis_line_past_the_bound_is_refused_at_once(tmp_path: Path) -> None:
+    """Fuzz case (zh-project, a 1 MiB line, seed 269899949): 20 s of segmentation before the
+    lattice bound refused it; now the line's own bound refuses it at once, located."""
+    from typer.testing import CliRunner
+
+    from gecformats.cli import app
+    from gecformats.convert.project import MAX_PROJECTED
+
+    gold = Path(__file__).parent.parent / "fixtures" / "project" / "gold.m2"
+    sentences = sum(1 for line in gold.read_text(encoding="utf-8").splitlines()
+                    if line.startswith("S "))
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("他们\n" + "错" * (MAX_PROJECTED + 1) + "\n" + "他们\n" * (sentences - 2),
+                   encoding="utf-8")
+    result = CliRunner().invoke(app, ["score", str(hyp), "--gold", str(gold), "--segment",
+                                      "project"])
+    assert result.exit_code == 1
+    assert f"{hyp}:2: a hypothesis of 100,001 characters" in result.output

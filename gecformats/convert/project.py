@@ -318,6 +318,13 @@ _HAN = re.compile("[\u4e00-\u9fff]")
 # ------------------------------------------------------------------ projection
 
 
+MAX_PROJECTED = 100_000
+"""The longest hypothesis line (in characters) :meth:`Projector.project` segments: its
+dynamic programme is linear but costs about 20 µs a character, and a "sentence" this long is
+a file that is not one sentence per line; past it ``score --segment project`` refuses the
+line (FILE:LINE) at once."""
+
+
 class Projector:
     """Segment hypotheses like the gold: see the module documentation for the method.
 

@@ -344,6 +344,13 @@ class _Hypotheses:
             return Hypothesis(tuple(tokens), " ".join(tokens), item)
         line = item[1]
         if self.projector is not None:
+            from gecformats.convert.project import MAX_PROJECTED
+
+            if len(line) > MAX_PROJECTED:
+                raise GecFormatError(f"a hypothesis of {len(line):,} characters: --segment "
+                                     f"project segments at most {MAX_PROJECTED:,} per line "
+                                     "(is the file one sentence per line?)", self.paths[k],
+                                     item[0])
             tokens = tuple(self.projector.project(gold.source, line))
         elif self.tokenizer is not None:
             tokens = tuple(t.text for t in self.tokenizer.tokenize(line))
