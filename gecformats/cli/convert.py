@@ -7,7 +7,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from gecformats import formats
-from gecformats.cli import _engine, app, user_errors
+from gecformats.cli import _engine, app, user_errors, warn_reading
 from gecformats.cli.options import SpacyModelOpt
 from gecformats.cli.options import (FORMAT_HELP, ConvertAbsent, Deletion, EditTypes, EngineName,
                                     FromOpt, Grouping, Mapping, SplitterName, Targets,
@@ -33,7 +33,8 @@ TokenizerOpt = Annotated[Optional[TokenizerName], typer.Option(
 RefOpt = Annotated[Optional[list[str]], typer.Option(
     "--ref", metavar="REF.txt",
     help="--from parallel: a corrected file, line-aligned with INPUT (repeat for more "
-    "references; reference k becomes annotator k).")]
+    "references; reference k becomes annotator k). --from multigec: a refN .md file, "
+    "joined by essay id.")]
 AnnOpt = Annotated[Optional[list[str]], typer.Option(
     "--ann", metavar="FILE",
     help="--from nucle: a further annotator's SGML file of the same essays (repeat; file "
@@ -114,6 +115,11 @@ QuietOpt = Annotated[bool, typer.Option(
     "--quiet", "-q", help="Print nothing unless something was dropped.")]
 
 
+UnitOpt = Annotated[Optional[str], typer.Option(
+    "--unit", metavar="essay|line", help="--from multigec: one essay per sentence (the "
+    "default, as the shared task scored: in one-line text each line break becomes a TAB, "
+    "as split_to_parfiles) or one line of an essay per sentence (line i of the original "
+    "with line i of each --ref).")]
 ExtractorOpt = Annotated[str, typer.Option(
     "--extractor", metavar="lcs|errant", help="Parallel text → M2: lcs (gecformats' aligner, "
     "operation types) or errant (ERRANT's own edits and 55 types, byte for byte with "
@@ -154,6 +160,7 @@ def convert(
     quiet: QuietOpt = False,
     extractor: ExtractorOpt = "lcs",
     spacy_model: SpacyModelOpt = None,
+    unit: UnitOpt = None,
 ) -> None:
     """Convert INPUT to OUTPUT (format → edit model → format). The output appears whole or not at all.
 
@@ -167,6 +174,9 @@ def convert(
     with user_errors():
         from_format, to_name = _format_names(input, output, from_format, to_format, refs, shards)
         options = _writer_options(to_name, deletion, targets, grouping, refs, ann, alt, strip_edges)
+        if unit is not None:
+            options["unit"] = unit
+        warn_reading(from_format)
         from gecformats.convert import convert as convert_file  # lazily: every format
         _refuse_combinations(engine, jobs, scheduler, workers, partitions, shards, resume)
         with _engine(engine, scheduler, workers, partitions) as running:
