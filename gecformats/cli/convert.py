@@ -159,8 +159,7 @@ def convert(
     report_path: ReportOpt = None,
     quiet: QuietOpt = False,
     extractor: ExtractorOpt = "lcs",
-    spacy_model: SpacyModelOpt = None,
-    unit: UnitOpt = None,
+    spacy_model: SpacyModelOpt = None, unit: UnitOpt = None,
 ) -> None:
     """Convert INPUT to OUTPUT (format → edit model → format). The output appears whole or not at all.
 
@@ -173,10 +172,7 @@ def convert(
     """
     with user_errors():
         from_format, to_name = _format_names(input, output, from_format, to_format, refs, shards)
-        options = _writer_options(to_name, deletion, targets, grouping, refs, ann, alt, strip_edges)
-        if unit is not None:
-            options["unit"] = unit
-        warn_reading(from_format)
+        options = _writer_options(to_name, deletion, targets, grouping, refs, ann, alt, strip_edges, unit)
         from gecformats.convert import convert as convert_file  # lazily: every format
         _refuse_combinations(engine, jobs, scheduler, workers, partitions, shards, resume)
         with _engine(engine, scheduler, workers, partitions) as running:
@@ -204,6 +200,7 @@ def _format_names(input: str, output: str, from_format: str | None, to_format: s
     if from_format is None and not refs:
         from_format = formats.infer_input(
             input, f"gecformats convert {input} {output} --from {{format}}")
+    warn_reading(from_format)
     if to_format is None and output == "-":
         to_format = from_format if formats.get(from_format or "m2").UNIT == "token" else "m2"
     return from_format, to_format or _output_format(output, shards)
@@ -211,9 +208,9 @@ def _format_names(input: str, output: str, from_format: str | None, to_format: s
 
 def _writer_options(to_name: str, deletion: Deletion, targets: Targets, grouping: Grouping,
                     refs: list[str] | None, ann: list[str] | None, alt: list[str] | None,
-                    strip_edges: bool) -> dict[str, object]:
+                    strip_edges: bool, unit: str | None = None) -> dict[str, object]:
     """The keyword options of the library's ``convert`` that only some formats take: those
-    of the M2 and I-measure XML writers, and the further inputs given."""
+    of the M2 and I-measure XML writers, the further inputs given and the MultiGEC unit."""
     options: dict[str, object] = {}
     if to_name == "m2":
         options["deletion"] = {"keep": None, "empty": "", "none": "-NONE-"}[deletion.value]
@@ -228,6 +225,8 @@ def _writer_options(to_name: str, deletion: Deletion, targets: Targets, grouping
         options["alt"] = alt
     if strip_edges:
         options["strip_edges"] = True
+    if unit is not None:
+        options["unit"] = unit
     return options
 
 
