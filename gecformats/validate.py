@@ -50,7 +50,14 @@ fixed vocabulary (:data:`KINDS`; for the plain-text formats :data:`TEXT_KINDS`):
     (``tsv``, ``nlpcc``, ``cherrant``) a line with the wrong number of tab-separated fields
     (NLPCC: not exactly ``N + 3``; ChERRANT: fewer than 2);
 ``line-count``
-    (``parallel``) a corrected file with another number of lines than its source file.
+    (``parallel``) a corrected file with another number of lines than its source file;
+``duplicate-id``
+    (``multigec``) an essay id written twice: with another text an error when read (the
+    organisers' ``md_to_dict`` keeps the last), with the same text read once.
+
+A ``multigec`` file is checked for headers whose id is not followed by a line break
+(``syntax``: ``md_to_dict`` fails on them) and repeated ids; the line is the header's and
+the "sentence" the essay's position.  ``jfleg`` is checked as M2.
 
 For the plain-text formats (``tsv``, ``nlpcc``, ``cherrant``) every line is a sentence, so
 the sentence number is the line number; ``syntax`` is a blank line or an NLPCC ``N`` that
@@ -151,10 +158,10 @@ KINDS = M2_KINDS + tuple(dict.fromkeys(
 """Every kind of problem of the edit formats: M2's, then HOO's, I-measure XML's, NUCLE's (the
 plain-text formats add ``field-count`` and ``line-count``, see :data:`TEXT_KINDS`)."""
 
-TEXT_FORMATS = ("parallel", "tsv", "nlpcc", "cherrant")
+TEXT_FORMATS = ("parallel", "tsv", "nlpcc", "cherrant", "multigec")
 """The plain-text formats :func:`validate` checks."""
 
-FORMATS = ("m2", "hoo2011", "hoo2012", "ixml", "nucle", "bea", "conll") + TEXT_FORMATS
+FORMATS = ("m2", "jfleg", "hoo2011", "hoo2012", "ixml", "nucle", "bea", "conll") + TEXT_FORMATS
 """The formats :func:`validate` checks."""
 
 
@@ -234,7 +241,7 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
     if format in TEXT_FORMATS:
         yield from _validate_text(source, format)
         return
-    if format != "m2":
+    if format not in ("m2", "jfleg"):
         from gecformats.formats import get
 
         get(format)  # an unknown name: UsageError, with the known ones
@@ -629,6 +636,9 @@ def _validate_text(source: Source, format: str) -> Iterator[Problem]:
     if format == "parallel":
         yield from validate_parallel(source)
         return
+    if format == "multigec":
+        yield from _validate_multigec(source)
+        return
     module = {"tsv": tsv, "nlpcc": nlpcc, "cherrant": cherrant}[format]
     name = source_name(source)
     errors: list[tuple[int, GecFormatError]] = []
@@ -662,3 +672,22 @@ def validate_parallel(
             yield Problem(name, min(n, expected) + 1, None, "line-count",
                           f"{name} has {n} lines but {source_file} has {expected} "
                           "(line-aligned files must have the same number of lines)")
+
+
+def _validate_multigec(source: Source) -> Iterator[Problem]:
+    """The problems of a MultiGEC essay file: unreadable headers and repeated ids."""
+    from gecformats.formats import multigec
+
+    name = source_name(source)
+    errors: list[tuple[int, GecFormatError]] = []
+    seen: dict[str, tuple[int, bytes]] = {}
+    for n, essay in enumerate(multigec.essays(source, errors), 1):
+        yield from _drain(errors, name)
+        digest = multigec.digest(essay.text)
+        first = seen.setdefault(essay.id, (essay.line, digest))
+        if first[0] != essay.line:
+            same = "the same text: read once" if first[1] == digest else \
+                "another text: md_to_dict keeps the last, gecformats refuses it"
+            yield Problem(name, essay.line, n, "duplicate-id",
+                          f"essay id {essay.id!r} repeats line {first[0]} with {same}")
+    yield from _drain(errors, name)

@@ -315,6 +315,23 @@ TARGETS = [
     Target("shards-per-input", "parallel/sample.tsv", [
         ["convert", "{in}", "{out}", "--to", "m2", "--tokenizer", "space", "--shards", "0"]],
            ".tsv"),
+    Target("multigec", "multigec/xx-toy-orig-dev.md", [
+        ["validate", "{in}"], ["stats", "{in}"],
+        ["convert", "{in}", "{out}.m2", "--from", "multigec", "--tokenizer", "space", "--ref",
+         "{fixture:multigec/xx-toy-ref1-dev.md}", "--ref", "{fixture:multigec/xx-toy-ref2-dev.md}"],
+        ["convert", "{in}", "{out}", "--from", "multigec", "--to", "parallel", "--unit", "line",
+         "--ref", "{fixture:multigec/xx-toy-ref1-dev.md}"],
+        ["convert", "{in}", "{out}.md"]], ".md"),
+    Target("multigec-ref", "multigec/xx-toy-ref1-dev.md", [
+        ["convert", "{fixture:multigec/xx-toy-orig-dev.md}", "{out}.tsv", "--from", "multigec",
+         "--ref", "{in}"]], ".md"),
+    Target("jfleg-m2", "jfleg/sample.ref.m2", [
+        ["validate", "{in}", "--from", "jfleg"], ["stats", "{in}", "--from", "jfleg"],
+        ["convert", "{in}", "{out}.m2", "--from", "jfleg", "--to", "jfleg"],
+        ["convert", "{in}", "{out}", "--from", "jfleg", "--to", "parallel"]], ".m2"),
+    Target("jfleg-folder", "jfleg/dev", [
+        ["validate", "{in}", "--from", "parallel"], ["stats", "{in}", "--from", "parallel"],
+        ["convert", "{in}", "{out}.m2", "--from", "parallel", "--tokenizer", "space"]]),
     Target("c4edits", "c4edits", [
         ["convert", "{in}/edits.tsv", "{out}.tsv", "--from", "c4edits", "--text", "{in}/sentences.tsv"],
         ["convert", "{in}/edits.tsv", "{out}.m2", "--from", "c4edits", "--text", "{in}/sentences.tsv"]]),

@@ -947,3 +947,91 @@ def test_cli_gleu_combined_gold_restores_the_references():
     assert "references:annotators+absent-first" in out
     code, out, err = cli(amu, "--gold", combined, "--absent", "source")
     assert code == 0 and out.splitlines()[0] == "AMU\t0.589812" and "'first' policy" in err
+
+
+# ================================================================== plus-py3 (JFLEG's eval/gleu.py under Python 3)
+
+
+def _py3_oracle(src: list[list[str]], refs: list[list[list[str]]], hyp: list[list[str]],
+                iterations: int = 500) -> float:
+    """JFLEG's ``eval/gleu.py`` (GLEU+ code) as it runs under Python 3: ``random.seed(j*101)``
+    then ``randint(0, R-1)`` per sentence, written from that script."""
+    def stats(i: int, r: int) -> list[int]:
+        h, ref = hyp[i], refs[i][r]
+        out = [len(h), len(ref)]
+        for n in range(1, 5):
+            hn, rn, sn = ngrams(h, n), ngrams(ref, n), ngrams(src[i], n)
+            diff = Counter({g: c for g, c in sn.items() if g not in rn})
+            out += [max(size(hn & rn) - size(hn & diff), 0), max(len(h) + 1 - n, 0)]
+        return out
+
+    def score(st: list[int]) -> float:
+        if any(x == 0 for x in st):
+            return 0.0
+        c, r = st[:2]
+        lp = sum(math.log(x / y) for x, y in zip(st[2::2], st[3::2])) / 4
+        return math.exp(min(0, 1 - r / c) + lp)
+
+    scores = []
+    for j in range(iterations):
+        rng = random.Random(j * 101)
+        tot = [0] * 10
+        for i in range(len(hyp)):
+            tot = [a + b for a, b in zip(tot, stats(i, rng.randint(0, len(refs[i]) - 1)))]
+        scores.append(score(tot))
+    import numpy as np
+
+    return float(np.mean(scores))
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_plus_py3_equals_the_python3_run_of_the_plus_code(seed: int) -> None:
+    rng = random.Random(seed)
+    words = "a b c d e f".split()
+    n = rng.randint(1, 8)
+    src = [[rng.choice(words) for _ in range(rng.randint(1, 6))] for _ in range(n)]
+    refs = [[[rng.choice(words) for _ in range(rng.randint(1, 6))]
+             for _ in range(rng.randint(1, 4))] for _ in range(n)]
+    hyp = [[rng.choice(words) for _ in range(rng.randint(1, 6))] for _ in range(n)]
+    run = gleu([" ".join(s) for s in src], [[" ".join(r) for r in rs] for rs in refs],
+               [[" ".join(h) for h in hyp]], version="plus-py3", iterations=30)
+    expected = _py3_oracle(src, refs, hyp, 30) if max(len(r) for r in refs) > 1 else \
+        _py3_oracle(src, refs, hyp, 1)
+    assert close(run.results[0].score, expected)
+
+
+def test_plus_py3_in_the_pipeline_equals_gecformats_gleu() -> None:
+    """``score --metric gleu --gleu-version plus-py3`` (GleuMetric's draws, and the
+    resampler's) gives the digits of ``gecformats gleu --version plus-py3``."""
+    direct = gleu_files(SOURCE, [SYSTEM_A], gold=[GOLD], version="plus-py3")
+    result = CliRunner().invoke(app, ["score", str(SYSTEM_A), "--gold", str(GOLD), "--metric",
+                                      "gleu", "--gleu-version", "plus-py3", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert close(json.loads(result.stdout)["system-a.txt"]["gleu"]["gleu"], direct.results[0].score)
+    plus = gleu_files(SOURCE, [SYSTEM_A], gold=[GOLD], version="plus")
+    assert direct.results[0].score != plus.results[0].score  # other draws
+    boot = CliRunner().invoke(app, ["score", str(SYSTEM_A), "--gold", str(GOLD), "--metric",
+                                    "gleu", "--gleu-version", "plus-py3", "--ci",
+                                    "--resamples", "20"])
+    assert boot.exit_code == 0, boot.output
+
+
+JFLEG_SOURCE_GLEU = {  # eval/gleu.py under Python 3 (reference_outputs/) and JFLEG's README
+    "dev": ("0.381965", "0.009597", "(0.363,0.401)", "0.382146"),
+    "test": ("0.404740", "0.007721", "(0.390,0.420)", "0.405430"),
+}
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_jfleg_source_gleu_plus_py3_is_eval_gleu_and_plus_is_the_readme(split: str) -> None:
+    folder = shared_file(f"corpora/jfleg/{split}")
+    expected = shared_file("corpora/jfleg/reference_outputs/gleu_source_as_hypothesis.txt")
+    mean, std, ci, readme = JFLEG_SOURCE_GLEU[split]
+    assert f"[['{mean}', '{std}', '{ci}']]" in expected.read_text()
+    args = ["gleu", str(folder / f"{split}.src"), "--source", str(folder / f"{split}.src"),
+            *[a for k in range(4) for a in ("--ref", str(folder / f"{split}.ref{k}"))]]
+    py3 = CliRunner().invoke(app, [*args, "--version", "plus-py3", "--ci"])
+    assert py3.stdout.splitlines()[0] == f"{split}.src\t{mean}\t{std}\t{ci}"
+    plus = CliRunner().invoke(app, args)
+    assert plus.stdout.splitlines()[0] == f"{split}.src\t{readme}"  # README: 38.21 / 40.54

@@ -42,6 +42,12 @@ CASES: dict[str, tuple[str, dict[str, Any], list[str]]] = {
                         "ann": ["{in}/sample.conll.ann", "{in}/sample.1.conll.ann"]},
               ["{in}/sample.conll", "--ann", "{in}/sample.conll.ann",
                "--ann", "{in}/sample.1.conll.ann"]),
+    "jfleg": ("jfleg", {"source": "{in}/sample.ref.m2"},
+              ["{in}/sample.ref.m2", "--from", "jfleg"]),
+    "multigec": ("multigec", {"source": "{in}/xx-toy-orig-dev.md",
+                              "refs": ["{in}/xx-toy-ref1-dev.md", "{in}/xx-toy-ref2-dev.md"]},
+                 ["{in}/xx-toy-orig-dev.md", "--from", "multigec", "--tokenizer", "space",
+                  "--ref", "{in}/xx-toy-ref1-dev.md"]),
 }
 
 ENDS = {"crlf": b"\r\n", "cr": b"\r"}

@@ -170,6 +170,16 @@ USAGE = 2
 """Exit status for bad usage (unknown option or format, missing argument, bad value)."""
 
 
+def warn_reading(format_name: str | None) -> None:
+    """Print the warning of a format whose reading cannot reproduce what its files stand
+    for (a module's ``WARNING``, e.g. JFLEG's M2), on standard error."""
+    from gecformats import formats
+
+    warning = getattr(formats.FORMATS.get(format_name or ""), "WARNING", None)
+    if warning:
+        typer.echo(f"gecformats: warning: {warning}", err=True)
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"gecformats {__version__}")

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from gecformats import formats
-from gecformats.cli import _engine, app, user_errors
+from gecformats.cli import _engine, app, user_errors, warn_reading
 from gecformats.cli.options import SpacyModelOpt
 from gecformats.cli.options import (FORMAT_HELP, ConvertAbsent, Deletion, EditTypes, EngineName,
                                     FromOpt, Grouping, Mapping, SplitterName, Targets,
@@ -33,7 +33,8 @@ TokenizerOpt = Annotated[Optional[TokenizerName], typer.Option(
 RefOpt = Annotated[Optional[list[str]], typer.Option(
     "--ref", metavar="REF.txt",
     help="--from parallel: a corrected file, line-aligned with INPUT (repeat for more "
-    "references; reference k becomes annotator k).")]
+    "references; reference k becomes annotator k). --from multigec: a refN .md file, "
+    "joined by essay id.")]
 AnnOpt = Annotated[Optional[list[str]], typer.Option(
     "--ann", metavar="FILE",
     help="--from nucle: a further annotator's SGML file of the same essays (repeat; file "
@@ -114,6 +115,11 @@ QuietOpt = Annotated[bool, typer.Option(
     "--quiet", "-q", help="Print nothing unless something was dropped.")]
 
 
+UnitOpt = Annotated[Optional[str], typer.Option(
+    "--unit", metavar="essay|line", help="--from multigec: one essay per sentence (the "
+    "default, as the shared task scored: in one-line text each line break becomes a TAB, "
+    "as split_to_parfiles) or one line of an essay per sentence (line i of the original "
+    "with line i of each --ref).")]
 ExtractorOpt = Annotated[str, typer.Option(
     "--extractor", metavar="lcs|errant", help="Parallel text → M2: lcs (gecformats' aligner, "
     "operation types) or errant (ERRANT's own edits and 55 types, byte for byte with "
@@ -153,7 +159,7 @@ def convert(
     report_path: ReportOpt = None,
     quiet: QuietOpt = False,
     extractor: ExtractorOpt = "lcs",
-    spacy_model: SpacyModelOpt = None,
+    spacy_model: SpacyModelOpt = None, unit: UnitOpt = None,
 ) -> None:
     """Convert INPUT to OUTPUT (format → edit model → format). The output appears whole or not at all.
 
@@ -166,7 +172,7 @@ def convert(
     """
     with user_errors():
         from_format, to_name = _format_names(input, output, from_format, to_format, refs, shards)
-        options = _writer_options(to_name, deletion, targets, grouping, refs, ann, alt, strip_edges)
+        options = _writer_options(to_name, deletion, targets, grouping, refs, ann, alt, strip_edges, unit)
         from gecformats.convert import convert as convert_file  # lazily: every format
         _refuse_combinations(engine, jobs, scheduler, workers, partitions, shards, resume)
         with _engine(engine, scheduler, workers, partitions) as running:
@@ -194,6 +200,7 @@ def _format_names(input: str, output: str, from_format: str | None, to_format: s
     if from_format is None and not refs:
         from_format = formats.infer_input(
             input, f"gecformats convert {input} {output} --from {{format}}")
+    warn_reading(from_format)
     if to_format is None and output == "-":
         to_format = from_format if formats.get(from_format or "m2").UNIT == "token" else "m2"
     return from_format, to_format or _output_format(output, shards)
@@ -201,9 +208,9 @@ def _format_names(input: str, output: str, from_format: str | None, to_format: s
 
 def _writer_options(to_name: str, deletion: Deletion, targets: Targets, grouping: Grouping,
                     refs: list[str] | None, ann: list[str] | None, alt: list[str] | None,
-                    strip_edges: bool) -> dict[str, object]:
+                    strip_edges: bool, unit: str | None = None) -> dict[str, object]:
     """The keyword options of the library's ``convert`` that only some formats take: those
-    of the M2 and I-measure XML writers, and the further inputs given."""
+    of the M2 and I-measure XML writers, the further inputs given and the MultiGEC unit."""
     options: dict[str, object] = {}
     if to_name == "m2":
         options["deletion"] = {"keep": None, "empty": "", "none": "-NONE-"}[deletion.value]
@@ -218,6 +225,8 @@ def _writer_options(to_name: str, deletion: Deletion, targets: Targets, grouping
         options["alt"] = alt
     if strip_edges:
         options["strip_edges"] = True
+    if unit is not None:
+        options["unit"] = unit
     return options
 
 

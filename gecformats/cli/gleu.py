@@ -27,7 +27,8 @@ GoldOpt = Annotated[list[str], typer.Option(
 VersionOpt = Annotated[GleuVersion, typer.Option(
     "--version", help="2015: GLEU of the ACL 2015 paper (code 24c806a); "
     "2016: the corrected denominator (6ddf913); plus: GLEU+ with the brevity-penalty fix "
-    "(50b5032); plus-2016: GLEU+ as first released (f0e2ee5).")]
+    "(50b5032); plus-2016: GLEU+ as first released (f0e2ee5); plus-py3: plus as its Python 2 code gives "
+    "under Python 3, whose randint draws other references (JFLEG's eval/gleu.py today).")]
 LambdaOpt = Annotated[Optional[float], typer.Option(
     "--lambda", help="Versions 2015 and 2016: weight of the penalty for n-grams left "
     "unchanged where a reference changed them (default 0).")]

@@ -97,8 +97,8 @@ ExtractorOpt = Annotated[Optional[str], typer.Option(
     "errant_parallel; needs pip install 'gecformats[errant]').")]
 # ---------------------------------------------------------------- gleu
 GleuVersionOpt = Annotated[Optional[str], typer.Option(
-    "--gleu-version", metavar="VERSION", help="gleu: plus (default, GLEU+), plus-2016, 2016 "
-    "or 2015 (see `gecformats gleu --help`).")]
+    "--gleu-version", metavar="VERSION", help="gleu: plus (default, GLEU+), plus-2016, plus-py3, "
+    "2016 or 2015 (see `gecformats gleu --help`).")]
 LambdaOpt = Annotated[Optional[float], typer.Option(
     "--lambda", help="gleu 2015/2016: the penalty weight of n-grams a reference changed.")]
 IterationsOpt = Annotated[Optional[int], typer.Option(

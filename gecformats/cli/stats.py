@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from gecformats import formats
-from gecformats.cli import app, user_errors
+from gecformats.cli import app, user_errors, warn_reading
 from gecformats.cli.options import FileArg, FromOpt
 from gecformats.errors import GecFormatError
 from gecformats.metrics.stats import format_stats, stats as count_stats, text_stats
@@ -27,6 +27,7 @@ def stats(
     with user_errors():
         reader = formats.get(from_format or formats.infer_input(
             file, f"gecformats stats {file} --from {{format}}"))
+        warn_reading(reader.NAME)
         if reader.UNIT == "char":
             raise GecFormatError(f"stats counts tokens; convert {reader.NAME} data to M2 first "
                                  f"(gecformats convert {file} OUT.m2 --from {reader.NAME})")

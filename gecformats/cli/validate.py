@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from gecformats import formats
-from gecformats.cli import app, user_errors
+from gecformats.cli import app, user_errors, warn_reading
 from gecformats.cli.options import FileArg, FromOpt
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON: {\"problems\": [...]}.")]
@@ -29,6 +29,7 @@ def validate(
     problems = []
     with user_errors():
         fmt = from_format or formats.infer_input(file, f"gecformats validate {file} --from {{format}}")
+        warn_reading(fmt)
         for problem in validate_file(file, fmt):
             problems.append(problem)
             if not as_json:

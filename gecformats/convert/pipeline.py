@@ -30,7 +30,7 @@ from gecformats.model import Document, Parallel, Sentence
 from gecformats.report import Report
 from gecformats.convert.retokenize import ConversionReport, documents_to_sentences, to_document, to_documents
 
-READER_OPTIONS = ("refs", "strip_edges", "ann", "alt")
+READER_OPTIONS = ("refs", "strip_edges", "ann", "alt", "unit")
 """Options :func:`convert` hands to the reader instead of the writer."""
 
 
@@ -108,7 +108,7 @@ def convert(
             ``source`` once; ``source`` may then also be a glob pattern of input files,
             read in name order; 0: one part per input file.
         resume: with ``shards``: continue an earlier run into the same folder.
-        options: reader options (``refs``, ``strip_edges``, ``ann``, ``alt``) and writer options of the
+        options: reader options (``refs``, ``strip_edges``, ``ann``, ``alt``, ``unit``) and writer options of the
             output format (e.g. ``deletion``, ``targets`` for M2).
 
     Returns:
@@ -222,6 +222,8 @@ def convert(
         elif units == ("text", "token"):
             conversion = ExtractionReport()
             items = tsv.checked_references(items, reader.NAME, source, conversion)
+            if hasattr(reader, "one_line"):  # MultiGEC: note the essays kept whole
+                items = reader.one_line(items, conversion, flatten=False, count=False)
             if simplify:
                 items = _simplified(items, conversion)
             items = extract.sentences(items, tokenizer or "en", types=types,
@@ -254,6 +256,11 @@ def convert(
                                        total=total)
         elif reader.NAME == "hoo2012" and writer.NAME == "hoo2011":
             items = _part_ids(items)
+        elif units == ("text", "text") and hasattr(reader, "one_line") \
+                and writer.NAME != reader.NAME:
+            # MultiGEC essays to one-line text: each line break a TAB, as split_to_parfiles
+            conversion = ExtractionReport()
+            items = reader.one_line(items, conversion)
         return items
 
     counted = _Counted(())

@@ -46,6 +46,7 @@ class Format(Protocol):
 NAMES = ("m2", "hoo2011", "hoo2012", "ixml", "nucle", "bea", "parallel", "tsv", "nlpcc",
          "cherrant", "c4edits", "fce", "conll")
 """The format names; each is the name of its module in this package."""
+NAMES += ("jfleg", "multigec")
 
 
 class _Registry(Mapping[str, Format]):

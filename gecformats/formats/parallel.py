@@ -10,7 +10,9 @@ in the layout :func:`write` produces::
     out/annotator-1.txt
 
 where the integer in ``annotator-<k>.txt`` is the reference position (a missing number in
-between makes that position ``None`` in every sentence).
+between makes that position ``None`` in every sentence).  A folder without ``source.txt`` is
+read in JFLEG's layout (:func:`jfleg_layout`): ``NAME.src`` and ``NAME.ref0`` …
+``NAME.ref3``, lines kept verbatim (JFLEG's dev lines end with a space).
 
 Reading is streaming and tolerant of CRLF line ends and of U+FEFF anywhere in a line (NLPCC
 2018's ``source.txt`` has byte-order marks in the middle of the file, §9.2); files with
@@ -204,7 +206,11 @@ def _files(source: Source, refs: Sequence[Source] | Source) -> tuple[list[Source
 
 def _folder(folder: Path) -> tuple[list[Source], list[int], int]:
     if not (folder / SOURCE_FILE).is_file():
-        raise GecFormatError(f"no {SOURCE_FILE} in the parallel folder", str(folder))
+        jfleg = jfleg_layout(folder)
+        if jfleg is None:
+            raise GecFormatError(f"no {SOURCE_FILE} in the parallel folder (nor a JFLEG "
+                                 "layout: NAME.src with NAME.ref0, NAME.ref1, …)", str(folder))
+        return jfleg
     found: dict[int, Path] = {}
     for path in sorted(folder.iterdir()):
         match = _ANNOTATOR.fullmatch(path.name)
@@ -221,6 +227,43 @@ def _folder(folder: Path) -> tuple[list[Source], list[int], int]:
     positions = sorted(found)
     files: list[Source] = [folder / SOURCE_FILE, *(found[k] for k in positions)]
     return files, positions, (positions[-1] + 1 if positions else 0)
+
+
+_JFLEG_REF = re.compile(r"(.+)\.ref(\d+)")
+
+
+def jfleg_layout(folder: Path) -> tuple[list[Source], list[int], int] | None:
+    """The files of a folder in JFLEG's layout, or ``None`` when it is not one.
+
+    JFLEG ships each split as ``NAME.src`` with its references ``NAME.ref0`` …
+    ``NAME.ref3`` (``dev/dev.src``, ``dev/dev.ref0`` …); ``NAME.spellchecked.src``, an
+    alternative system input without references, is not a source.  Reference ``k`` is
+    ``NAME.ref<k>`` (a number missing in between gives ``None`` there, as for
+    ``annotator-<k>.txt``).
+
+    Returns:
+        ``(files, positions, width)`` as for a ``source.txt`` folder; ``None`` when the folder
+        holds no ``NAME.src`` with at least one ``NAME.ref<k>``.
+
+    Raises:
+        GecFormatError: several ``NAME.src`` files have references (which one is meant?).
+    """
+    refs: dict[str, dict[int, Path]] = {}
+    for path in sorted(folder.iterdir()):
+        match = _JFLEG_REF.fullmatch(path.name)
+        if match is not None and match.group(2).isascii() and path.is_file():
+            refs.setdefault(match.group(1), {})[int(match.group(2))] = path
+    stems = [stem for stem in sorted(refs) if (folder / f"{stem}.src").is_file()]
+    if not stems:
+        return None
+    if len(stems) > 1:
+        raise GecFormatError("several JFLEG sources with references in one folder ("
+                             + ", ".join(f"{stem}.src" for stem in stems)
+                             + "): give one with --ref", str(folder))
+    found = refs[stems[0]]
+    positions = sorted(found)
+    files: list[Source] = [folder / f"{stems[0]}.src", *(found[k] for k in positions)]
+    return files, positions, positions[-1] + 1
 
 
 # ----------------------------------------------------------------------------------- writing

@@ -18,6 +18,10 @@ a ``version`` here, reproduced exactly, and named in the score's :class:`Signatu
                          reference per sentence drawn by Python's Mersenne Twister seeded
                          with ``j·101``; the mean over iterations; BLEU's brevity penalty
 ``plus-2016``  f0e2ee5   GLEU+ as first released, with the inverted brevity penalty
+``plus-py3``   50b5032   ``plus`` as that Python 2 code gives under Python 3 (JFLEG's
+                         ``eval/gleu.py`` run today): the same statistics, but each draw is
+                         Python 3's ``randint(0, R-1)`` (rejection sampling on
+                         ``getrandbits``), not Python 2's ``int(random()·R)``
 =============  ========  =====================================================================
 
 Tokens are the white-space separated fields of a line, split as Python 2 split its byte
@@ -75,6 +79,7 @@ VERSIONS: dict[str, str] = {
     "2016": "6ddf913",
     "plus": "50b5032",
     "plus-2016": "f0e2ee5",
+    "plus-py3": "50b5032",
 }
 """Version name → the ``cnap/gec-ranking`` commit it reproduces."""
 
@@ -521,6 +526,8 @@ class Scorer:
         self._per_sentence: list[list[float | Spread]] = [[] for _ in range(hypotheses)]
         if plus:
             self._random = [random.Random(j * 101).random for j in range(self.iterations or 1)]
+            self._py3 = [random.Random(j * 101).randrange for j in range(self.iterations or 1)] \
+                if version == "plus-py3" else None
             self._packed = [0] * len(self._random)
 
     def add(self, source: Sequence[bytes], references: Sequence[Sequence[bytes]],
@@ -558,7 +565,10 @@ class Scorer:
     def _add_plus(self, sent: _Sentence, hypotheses: Sequence[Sequence[bytes]]) -> None:
         nrefs = len(sent.refs)
         # one draw per iteration, in sentence order: Python 2's randint(0, R-1) for R < 2**53
-        draws = [int(rnd() * nrefs) for rnd in self._random]
+        if self._py3 is not None:  # Python 3's randint(0, R-1) is randrange(R)
+            draws = [rnd(nrefs) for rnd in self._py3]
+        else:
+            draws = [int(rnd() * nrefs) for rnd in self._random]
         wanted = range(nrefs) if self.sentence_level else sorted(set(draws))
         cache: dict[tuple[bytes, ...], dict[int, list[int]]] = {}
         per_hyp: list[dict[int, list[int]]] = []
@@ -1285,10 +1295,14 @@ class GleuMetric(Metric):
 
     def draws(self, sizes: Sequence[int], runs: int) -> list[list[int]]:
         """Per iteration, the reference drawn for each sentence: ``int(u_j[t]·R_t)``
-        (Python 2's ``randint(0, R-1)`` for R < 2**53)."""
+        (Python 2's ``randint(0, R-1)`` for R < 2**53); version ``plus-py3``: Python 3's
+        ``randint(0, R_t-1)`` of the stream seeded ``j·101``."""
         key = (tuple(sizes), runs)
         last = self._cache.get("draws")
-        if last is None or last[0] != key:
+        if (last is None or last[0] != key) and self.version == "plus-py3":
+            rngs = [random.Random(j * 101).randrange for j in range(runs)]
+            last = self._cache["draws"] = (key, [[rnd(r) for r in sizes] for rnd in rngs])
+        elif last is None or last[0] != key:
             us = self.uniforms(len(sizes), runs)
             last = self._cache["draws"] = (key, [[int(u * r) for u, r in zip(stream, sizes)]
                                                  for stream in us])

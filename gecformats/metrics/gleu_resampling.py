@@ -192,6 +192,9 @@ def _flat(metric: Any, stats: Sequence[Sequence[Sequence[int]]]
     sizes = [len(s) for s in stats]
     flat = np.array([v for s in stats for v in s], dtype=np.int64).reshape(-1, width)
     runs = metric.iterations_for(sizes)
+    if metric.version == "plus-py3":  # Python 3's rejection sampling: no uniform to scale
+        draws = np.array(metric.draws(sizes, runs), dtype=np.int64).reshape(runs, len(sizes))
+        return flat, np.array(sizes, dtype=np.int64), draws
     uniforms = metric._cache.get("uniform_array")
     if uniforms is None or uniforms.shape != (runs, len(sizes)):
         uniforms = np.array(metric.uniforms(len(sizes), runs), dtype=np.float64)
