@@ -76,8 +76,85 @@ def test_noops_types_and_empty_sources(tmp_path):
         "S This is fine .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n")
 
 
+SOURCES = ["He go to school .", "This is fine .", "She like apples , and he like pears ."]
+REF0 = ["He goes to school .", "This is fine .", "She likes apples and he likes pears ."]
+REF1 = ["He went to school .", "This is fine !", "She likes apples , and he likes pears ."]
+EXPECTED = (  # errant_parallel -orig SRC -cor REF0 REF1 (errant 3.0.2, spaCy 3.8, sm 3.8.0)
+    "S He go to school .\n"
+    "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n"
+    "A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||-NONE-|||1\n\n"
+    "S This is fine .\n"
+    "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+    "A 3 4|||R:PUNCT|||!|||REQUIRED|||-NONE-|||1\n\n"
+    "S She like apples , and he like pears .\n"
+    "A 1 2|||R:SPELL|||likes|||REQUIRED|||-NONE-|||0\n"
+    "A 3 4|||U:PUNCT||||||REQUIRED|||-NONE-|||0\n"
+    "A 6 7|||R:VERB:SVA|||likes|||REQUIRED|||-NONE-|||0\n"
+    "A 1 2|||R:SPELL|||likes|||REQUIRED|||-NONE-|||1\n"
+    "A 6 7|||R:VERB:SVA|||likes|||REQUIRED|||-NONE-|||1\n\n")
+
+
+def _convert(args):
+    result = CliRunner().invoke(app, ["convert", *args, "--extractor", "errant"])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_tsv_rows_are_errant_rows(tmp_path):
+    tsv = tmp_path / "in.tsv"
+    tsv.write_text("".join(f"{s}\t{a}\t{b}\n" for s, a, b in zip(SOURCES, REF0, REF1)),
+                   encoding="utf-8")
+    _convert([str(tsv), str(tmp_path / "o.m2"), "--from", "tsv"])
+    assert (tmp_path / "o.m2").read_text(encoding="utf-8") == EXPECTED
+
+
+def test_nlpcc_rows_and_a_sentence_judged_correct(tmp_path):
+    """NLPCC layout in English: N corrections per line; N = 0 is a noop annotator 0 (as
+    the lcs extractor has it); a line with fewer corrections has fewer annotators."""
+    train = tmp_path / "in.train"
+    train.write_text(f"1\t2\t{SOURCES[0]}\t{REF0[0]}\t{REF1[0]}\n2\t0\t{SOURCES[1]}\n"
+                     f"3\t1\t{SOURCES[2]}\t{REF1[2]}\n", encoding="utf-8")
+    _convert([str(train), str(tmp_path / "o.m2"), "--from", "nlpcc"])
+    blocks = EXPECTED.split("\n\n")
+    assert (tmp_path / "o.m2").read_text(encoding="utf-8") == (
+        blocks[0] + "\n\nS This is fine .\n"
+        "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+        "S She like apples , and he like pears .\n"
+        "A 1 2|||R:SPELL|||likes|||REQUIRED|||-NONE-|||0\n"
+        "A 6 7|||R:VERB:SVA|||likes|||REQUIRED|||-NONE-|||0\n\n")
+
+
+def test_shards_join_to_the_plain_output(tmp_path):
+    tsv = tmp_path / "in.tsv"
+    tsv.write_text("".join(f"{s}\t{a}\t{b}\n" for s, a, b in zip(SOURCES, REF0, REF1)),
+                   encoding="utf-8")
+    _convert([str(tsv), str(tmp_path / "parts"), "--from", "tsv", "--to", "m2",
+              "--shards", "2"])
+    parts = sorted((tmp_path / "parts").glob("part-*.m2"))
+    assert len(parts) == 2
+    assert "".join(p.read_text(encoding="utf-8") for p in parts) == EXPECTED
+    manifest = (tmp_path / "parts" / "manifest.json").read_text(encoding="utf-8")
+    assert '"extractor": "errant-3.0.2+spacy-' in manifest
+
+
+def test_jobs_and_dask_give_the_bytes_of_the_plain_path(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    from gecformats.convert import errant_extract
+
+    monkeypatch.setattr(errant_extract, "CHUNK", 40)  # several tasks (cut in the client)
+    n = 120
+    src = _head(shared_file(f"{CONLL}/gecmetrics/conll14st-test.tok.src"), n, tmp_path / "src")
+    ref = _head(shared_file(f"{CONLL}/official_submissions/CAMB"), n, tmp_path / "ref")
+    outs = []
+    for extra in ([], ["--jobs", "2"], ["--engine", "dask", "--workers", "2"]):
+        out = tmp_path / f"out{len(outs)}.m2"
+        _convert([str(src), str(out), "--from", "parallel", "--ref", str(ref), *extra])
+        outs.append(out.read_text(encoding="utf-8"))
+    assert outs[0] == outs[1] == outs[2] == _blocks(shared_file("reference/errant/hyp/CAMB.m2"), n)
+
+
 @pytest.mark.parametrize("extra, message", [
-    (["--shards", "2"], "runs without --tokenizer"),
+    (["--tokenizer", "space"], "runs without --tokenizer"),
     (["--spacy-model", "no_such_model_xyz"], "needs the spaCy model 'no_such_model_xyz'"),
     (["--extractor", "bert"], "unknown extractor 'bert'"),
 ])

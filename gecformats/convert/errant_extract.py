@@ -121,40 +121,74 @@ def m2_lines(rows: Iterable[Sequence[str]], annotator: Any, batch: int = BATCH
 
 
 CHUNK = 512
-"""Rows per task with ``jobs`` > 1."""
+"""Rows per task with ``jobs`` > 1 or an engine (a Dask engine with ``partitions`` cuts
+the input into that many tasks instead)."""
 
 
-def _chunk_lines(task: tuple[str | None, list[tuple[str, ...]]]) -> list[str]:
-    """One task of :func:`sentences` with ``jobs``: the M2 lines of a chunk of rows, on the
+def _chunk_lines(task: tuple[str | None, int, list[tuple[str, ...]]]) -> list[str]:
+    """One task of :func:`sentences` with ``jobs`` or an engine (a :func:`gecformats.dist.chunks`
+    task whose settings are the model name): the M2 lines of a chunk of rows, on the
     worker's own annotator (loaded once per process)."""
-    model, rows = task
+    model, _first, rows = task
     return list(m2_lines(rows, cached(model)))
 
 
-def sentences(items: Iterable[Any], model: str | None = None, report: Any = None,
-              jobs: int = 1) -> Iterator[Any]:
-    """Model sentences of parallel items (:class:`gecformats.model.Parallel`): ERRANT's
-    edits of each reference (annotator ``k`` = reference ``k``; a missing reference is the
-    source), read back from the M2 :func:`m2_lines` writes, so that writing them as M2
-    gives ``errant_parallel``'s file byte for byte.  A sentence whose source is empty is
-    left out, as ``errant_parallel`` leaves it out."""
-    import io
+def _engine_chunk(task: tuple[str | None, int, list[tuple[str, ...]]]
+                  ) -> tuple[list[str], None]:
+    """:func:`_chunk_lines` in the ``(results, report)`` shape of
+    :func:`gecformats.dist.run_chunks`: the report is made where the lines are read back."""
+    return _chunk_lines(task), None
 
+
+def rows(items: Iterable[Any]) -> Iterator[tuple[str, ...]]:
+    """The ERRANT rows of parallel items: the source, then reference ``k`` as annotator
+    ``k`` (an absent reference, ``None``, is the source: a noop, as a corrected file line
+    equal to its source is for ``errant_parallel``).  An item without references (NLPCC's
+    ``N = 0``, a tsv line with only its source: judged correct) gets one, the source: a noop
+    annotator 0, as the ``lcs`` extractor gives it."""
+    for p in items:
+        refs = [p.source if r is None else r for r in p.references] or [p.source]
+        yield (p.source, *refs)
+
+
+def sentences(items: Iterable[Any], model: str | None = None, report: Any = None,
+              jobs: int = 1, engine: Any = None, total: int | None = None) -> Iterator[Any]:
+    """Model sentences of parallel items (:class:`gecformats.model.Parallel`): ERRANT's
+    edits of each reference (:func:`rows`), read back from the M2 :func:`m2_lines` writes,
+    so that writing them as M2 gives ``errant_parallel``'s file byte for byte.  A sentence
+    whose source is empty is left out, as ``errant_parallel`` leaves it out.
+
+    Args:
+        items: the parallel sentences (any text reader's: parallel, tsv, nlpcc …).
+        model: the spaCy pipeline (:func:`load`).
+        report: an :class:`~gecformats.convert.extract.ExtractionReport`, filled as the
+            stream is consumed.
+        jobs: local worker processes, each with its own annotator (same output).
+        engine: an open :class:`gecformats.dist.Engine`: the chunks are parsed on its
+            workers, one annotator per worker process (same output); ``jobs`` is then unused.
+        total: how many items there are, if known (an engine with ``partitions`` cuts them).
+
+    Raises:
+        UsageError: errant, spaCy or the model is missing (before any worker starts).
+    """
+    import io
+    from itertools import chain
+
+    from gecformats.dist import chunks, process_map, run_chunks
     from gecformats.formats import m2
 
     annotator = cached(model)  # here too: a missing model fails before any worker starts
     if report is not None:
         report.versions["extractor"] = version(annotator)
-    rows = ((p.source, *[p.source if r is None else r for r in p.references]) for p in items)
-    if jobs > 1:
-        from itertools import chain
-
-        from gecformats.dist import chunks, process_map
-
-        tasks = ((model, batch) for _, _, batch in chunks(rows, CHUNK))
-        lines: Iterable[str] = chain.from_iterable(process_map(_chunk_lines, tasks, jobs))
+    lines: Iterable[str]
+    if engine is not None:
+        lines = run_chunks(engine, _engine_chunk, rows(items), model, total=total,
+                           default=CHUNK)
+    elif jobs > 1:
+        tasks = chunks(rows(items), CHUNK, model)
+        lines = chain.from_iterable(process_map(_chunk_lines, tasks, jobs))
     else:
-        lines = m2_lines(rows, annotator)
+        lines = m2_lines(rows(items), annotator)
     block: list[str] = []
     for line in lines:
         if line != "\n":
