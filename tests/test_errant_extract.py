@@ -184,3 +184,28 @@ def test_score_with_errant_edits_of_text_equals_scoring_errant_parallel_output(t
     assert run.exit_code == ref.exit_code == 0, run.output
     assert run.stdout.splitlines()[1].split("\t")[1:] == ref.stdout.splitlines()[1].split("\t")[1:]
     assert "|hyp:extracted-errant-3.0.2+spacy-" in run.stdout and "warning" not in run.stderr
+
+
+def test_batched_parses_give_the_statistics_of_one_parse_per_sentence():
+    """ErrantMetric.sentences (the scoring pipeline's chunk step: spaCy parses in batches,
+    a source once for all systems) equals ErrantMetric.sentence, hypothesis by hypothesis;
+    an M2 hypothesis with another source fails naming its system."""
+    from gecformats.formats import m2
+    from gecformats.metrics.base import Hypothesis, SystemFailure
+    from gecformats.metrics.errant import ErrantMetric
+
+    gold = list(m2.parse(EXPECTED))
+    systems = [REF0, REF1, SOURCES, REF0]  # a noop system, two systems alike
+    metric = ErrantMetric(extractor="errant", cat=3)
+    prepared = [metric.prepare(g) for g in gold]
+    hyps = [[Hypothesis(tuple(s[i].split()), s[i]) for s in systems] for i in range(len(gold))]
+    batched = list(metric.sentences(prepared, hyps))
+    assert batched == [[metric.sentence(p, h) for h in hs] for p, hs in zip(prepared, hyps)]
+    assert batched[0][0][0] != batched[0][1][0]  # the systems' edits differ
+    [other] = m2.parse("S He go home .\nA 1 2|||R|||goes|||REQUIRED|||-NONE-|||0\n")
+    hyps[1][2] = Hypothesis((), "", other)
+    rows = metric.sentences(prepared, hyps)
+    assert next(rows) == batched[0]
+    with pytest.raises(SystemFailure) as caught:
+        next(rows)
+    assert caught.value.system == 2 and "differs from the gold" in caught.value.error.message
