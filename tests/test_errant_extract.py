@@ -209,3 +209,12 @@ def test_batched_parses_give_the_statistics_of_one_parse_per_sentence():
     with pytest.raises(SystemFailure) as caught:
         next(rows)
     assert caught.value.system == 2 and "differs from the gold" in caught.value.error.message
+
+
+def test_bea_json_is_refused_with_what_to_run(tmp_path):
+    from conftest import FIXTURES
+
+    result = CliRunner().invoke(app, ["convert", str(FIXTURES / "bea" / "sample.json"),
+                                      str(tmp_path / "o.m2"), "--extractor", "errant"])
+    assert result.exit_code == 2 and "json_to_m2.py -auto" in result.output
+    assert "--from tsv --extractor errant" in result.output and not (tmp_path / "o.m2").exists()

@@ -159,6 +159,10 @@ def convert(
     if extractor not in ("lcs", "errant"):
         raise UsageError(f"unknown extractor {extractor!r} (known: lcs, errant)")
     if extractor == "errant":
+        if reader.NAME == "bea":
+            from gecformats.convert.errant_extract import FROM_BEA
+
+            raise UsageError(FROM_BEA)
         if units != ("text", "token") or writer.NAME != "m2":
             raise UsageError("--extractor errant extracts edits from parallel text to M2")
         if tokenizer or types or split_substitutions or simplify:
