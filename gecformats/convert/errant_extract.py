@@ -6,9 +6,12 @@ spaCy's download server cannot be reached, the PyPI re-upload ``en-core-web-sm-v
 works and is found under its own name).  :func:`m2_lines` gives what ``errant_parallel
 -orig SRC -cor REF… -out OUT.m2`` writes (no ``-tok``: the text is tokenized already;
 default alignment and merging), faster: spaCy parses a batch of sentences at a time
-(``nlp.pipe``, named-entity recognition off, as ``errant.load`` has it) instead of one by
-one, and a corrected text equal to its source is never parsed (ERRANT writes a ``noop``
-for it).  On CoNLL-2014 the batched parses give the same M2, byte for byte, as the
+(``nlp.pipe``, named-entity recognition off, as ``errant.load`` has it; ERRANT reads
+``tag_``, ``pos_``, ``lemma_`` and ``dep_``, so the tagger, parser, attribute ruler and
+lemmatizer all stay) instead of one by one; a corrected text equal to its source is never
+parsed (ERRANT writes a ``noop`` for it), nor a source all of whose corrections equal it;
+and ERRANT's alignment matrix is filled from lists of token attributes
+(:func:`annotate`).  On CoNLL-2014 this gives the same M2, byte for byte, as the 14
 reference files of ``../shared/reference/errant``.
 """
 
@@ -186,18 +189,25 @@ def m2_lines(rows: Iterable[Sequence[str]], annotator: Any, batch: int = BATCH
     pending: list[Sequence[str]] = []
 
     def flush() -> Iterator[str]:
-        sources = [r[0].strip() for r in pending]
-        docs = list(nlp.pipe((Doc(nlp.vocab, s.split()) for s in sources), batch_size=batch))
-        wanted = [(i, k, c.strip()) for i, r in enumerate(pending) for k, c in enumerate(r[1:])
-                  if docs[i].text.strip() != c.strip()]
-        parsed = dict(zip([(i, k) for i, k, _ in wanted],
-                          nlp.pipe((Doc(nlp.vocab, c.split()) for _, _, c in wanted),
-                                   batch_size=batch)))
+        docs = [Doc(nlp.vocab, r[0].strip().split()) for r in pending]
+        # a source is parsed only when a correction differs from it, and a correction
+        # once per sentence, however many annotators wrote it
+        wanted: dict[tuple[int, str], None] = {}
+        for i, row in enumerate(pending):
+            text = docs[i].text.strip()
+            for cor in row[1:]:
+                if cor.strip() != text:
+                    wanted[i, cor.strip()] = None
+        needed = sorted({i for i, _ in wanted})
+        for i, doc in zip(needed, nlp.pipe((docs[i] for i in needed), batch_size=batch)):
+            docs[i] = doc
+        parsed = dict(zip(wanted, nlp.pipe((Doc(nlp.vocab, c.split()) for _, c in wanted),
+                                           batch_size=batch)))
         for i, row in enumerate(pending):
             orig = docs[i]
             yield " ".join(["S"] + [t.text for t in orig]) + "\n"
-            for k in range(len(row) - 1):
-                cor = parsed.get((i, k))
+            for k, text in enumerate(row[1:]):
+                cor = parsed.get((i, text.strip()))
                 if cor is None:
                     yield _noop(k) + "\n"
                     continue
