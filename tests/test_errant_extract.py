@@ -76,8 +76,85 @@ def test_noops_types_and_empty_sources(tmp_path):
         "S This is fine .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n")
 
 
+SOURCES = ["He go to school .", "This is fine .", "She like apples , and he like pears ."]
+REF0 = ["He goes to school .", "This is fine .", "She likes apples and he likes pears ."]
+REF1 = ["He went to school .", "This is fine !", "She likes apples , and he likes pears ."]
+EXPECTED = (  # errant_parallel -orig SRC -cor REF0 REF1 (errant 3.0.2, spaCy 3.8, sm 3.8.0)
+    "S He go to school .\n"
+    "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n"
+    "A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||-NONE-|||1\n\n"
+    "S This is fine .\n"
+    "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+    "A 3 4|||R:PUNCT|||!|||REQUIRED|||-NONE-|||1\n\n"
+    "S She like apples , and he like pears .\n"
+    "A 1 2|||R:SPELL|||likes|||REQUIRED|||-NONE-|||0\n"
+    "A 3 4|||U:PUNCT||||||REQUIRED|||-NONE-|||0\n"
+    "A 6 7|||R:VERB:SVA|||likes|||REQUIRED|||-NONE-|||0\n"
+    "A 1 2|||R:SPELL|||likes|||REQUIRED|||-NONE-|||1\n"
+    "A 6 7|||R:VERB:SVA|||likes|||REQUIRED|||-NONE-|||1\n\n")
+
+
+def _convert(args):
+    result = CliRunner().invoke(app, ["convert", *args, "--extractor", "errant"])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_tsv_rows_are_errant_rows(tmp_path):
+    tsv = tmp_path / "in.tsv"
+    tsv.write_text("".join(f"{s}\t{a}\t{b}\n" for s, a, b in zip(SOURCES, REF0, REF1)),
+                   encoding="utf-8")
+    _convert([str(tsv), str(tmp_path / "o.m2"), "--from", "tsv"])
+    assert (tmp_path / "o.m2").read_text(encoding="utf-8") == EXPECTED
+
+
+def test_nlpcc_rows_and_a_sentence_judged_correct(tmp_path):
+    """NLPCC layout in English: N corrections per line; N = 0 is a noop annotator 0 (as
+    the lcs extractor has it); a line with fewer corrections has fewer annotators."""
+    train = tmp_path / "in.train"
+    train.write_text(f"1\t2\t{SOURCES[0]}\t{REF0[0]}\t{REF1[0]}\n2\t0\t{SOURCES[1]}\n"
+                     f"3\t1\t{SOURCES[2]}\t{REF1[2]}\n", encoding="utf-8")
+    _convert([str(train), str(tmp_path / "o.m2"), "--from", "nlpcc"])
+    blocks = EXPECTED.split("\n\n")
+    assert (tmp_path / "o.m2").read_text(encoding="utf-8") == (
+        blocks[0] + "\n\nS This is fine .\n"
+        "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+        "S She like apples , and he like pears .\n"
+        "A 1 2|||R:SPELL|||likes|||REQUIRED|||-NONE-|||0\n"
+        "A 6 7|||R:VERB:SVA|||likes|||REQUIRED|||-NONE-|||0\n\n")
+
+
+def test_shards_join_to_the_plain_output(tmp_path):
+    tsv = tmp_path / "in.tsv"
+    tsv.write_text("".join(f"{s}\t{a}\t{b}\n" for s, a, b in zip(SOURCES, REF0, REF1)),
+                   encoding="utf-8")
+    _convert([str(tsv), str(tmp_path / "parts"), "--from", "tsv", "--to", "m2",
+              "--shards", "2"])
+    parts = sorted((tmp_path / "parts").glob("part-*.m2"))
+    assert len(parts) == 2
+    assert "".join(p.read_text(encoding="utf-8") for p in parts) == EXPECTED
+    manifest = (tmp_path / "parts" / "manifest.json").read_text(encoding="utf-8")
+    assert '"extractor": "errant-3.0.2+spacy-' in manifest
+
+
+def test_jobs_and_dask_give_the_bytes_of_the_plain_path(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    from gecformats.convert import errant_extract
+
+    monkeypatch.setattr(errant_extract, "CHUNK", 40)  # several tasks (cut in the client)
+    n = 120
+    src = _head(shared_file(f"{CONLL}/gecmetrics/conll14st-test.tok.src"), n, tmp_path / "src")
+    ref = _head(shared_file(f"{CONLL}/official_submissions/CAMB"), n, tmp_path / "ref")
+    outs = []
+    for extra in ([], ["--jobs", "2"], ["--engine", "dask", "--workers", "2"]):
+        out = tmp_path / f"out{len(outs)}.m2"
+        _convert([str(src), str(out), "--from", "parallel", "--ref", str(ref), *extra])
+        outs.append(out.read_text(encoding="utf-8"))
+    assert outs[0] == outs[1] == outs[2] == _blocks(shared_file("reference/errant/hyp/CAMB.m2"), n)
+
+
 @pytest.mark.parametrize("extra, message", [
-    (["--shards", "2"], "runs without --tokenizer"),
+    (["--tokenizer", "space"], "runs without --tokenizer"),
     (["--spacy-model", "no_such_model_xyz"], "needs the spaCy model 'no_such_model_xyz'"),
     (["--extractor", "bert"], "unknown extractor 'bert'"),
 ])
@@ -107,3 +184,37 @@ def test_score_with_errant_edits_of_text_equals_scoring_errant_parallel_output(t
     assert run.exit_code == ref.exit_code == 0, run.output
     assert run.stdout.splitlines()[1].split("\t")[1:] == ref.stdout.splitlines()[1].split("\t")[1:]
     assert "|hyp:extracted-errant-3.0.2+spacy-" in run.stdout and "warning" not in run.stderr
+
+
+def test_batched_parses_give_the_statistics_of_one_parse_per_sentence():
+    """ErrantMetric.sentences (the scoring pipeline's chunk step: spaCy parses in batches,
+    a source once for all systems) equals ErrantMetric.sentence, hypothesis by hypothesis;
+    an M2 hypothesis with another source fails naming its system."""
+    from gecformats.formats import m2
+    from gecformats.metrics.base import Hypothesis, SystemFailure
+    from gecformats.metrics.errant import ErrantMetric
+
+    gold = list(m2.parse(EXPECTED))
+    systems = [REF0, REF1, SOURCES, REF0]  # a noop system, two systems alike
+    metric = ErrantMetric(extractor="errant", cat=3)
+    prepared = [metric.prepare(g) for g in gold]
+    hyps = [[Hypothesis(tuple(s[i].split()), s[i]) for s in systems] for i in range(len(gold))]
+    batched = list(metric.sentences(prepared, hyps))
+    assert batched == [[metric.sentence(p, h) for h in hs] for p, hs in zip(prepared, hyps)]
+    assert batched[0][0][0] != batched[0][1][0]  # the systems' edits differ
+    [other] = m2.parse("S He go home .\nA 1 2|||R|||goes|||REQUIRED|||-NONE-|||0\n")
+    hyps[1][2] = Hypothesis((), "", other)
+    rows = metric.sentences(prepared, hyps)
+    assert next(rows) == batched[0]
+    with pytest.raises(SystemFailure) as caught:
+        next(rows)
+    assert caught.value.system == 2 and "differs from the gold" in caught.value.error.message
+
+
+def test_bea_json_is_refused_with_what_to_run(tmp_path):
+    from conftest import FIXTURES
+
+    result = CliRunner().invoke(app, ["convert", str(FIXTURES / "bea" / "sample.json"),
+                                      str(tmp_path / "o.m2"), "--extractor", "errant"])
+    assert result.exit_code == 2 and "json_to_m2.py -auto" in result.output
+    assert "--from tsv --extractor errant" in result.output and not (tmp_path / "o.m2").exists()

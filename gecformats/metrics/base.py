@@ -28,10 +28,11 @@ bootstrap intervals, paired tests, per-sentence output, progress — is written 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from gecformats.errors import GecFormatError
 from gecformats.model import Sentence
 
 
@@ -118,6 +119,27 @@ class Metric(ABC):
             GecFormatError: the sentence cannot be scored (e.g. a lattice past its bound).
         """
 
+    def sentences(self, prepared: Sequence[Any], hypotheses: Sequence[Sequence[Hypothesis]]
+                  ) -> Iterator[list[Any]]:
+        """The per-sentence step on a chunk: for each sentence ``i``, in order, the list
+        ``[sentence(prepared[i], h) for h in hypotheses[i]]`` (every system's statistics).
+        The default calls :meth:`sentence`, sentence by sentence; a metric that gains by
+        seeing the chunk at once (ERRANT's spaCy parses, batched) overrides it, with equal
+        results.
+
+        Raises:
+            SystemFailure: hypothesis ``system`` of the next sentence (the one after the
+                rows yielded) cannot be scored.
+        """
+        for p, hyps in zip(prepared, hypotheses):
+            row = []
+            for s, hyp in enumerate(hyps):
+                try:
+                    row.append(self.sentence(p, hyp))
+                except GecFormatError as exc:
+                    raise SystemFailure(exc, s) from None
+            yield row
+
     @abstractmethod
     def corpus(self, stats: Sequence[Any], weights: Sequence[int] | None = None, *,
                choices: bool = False) -> Totals:
@@ -164,6 +186,16 @@ class Metric(ABC):
         """What makes this metric's number doubtful on this gold (each naming the
         command that fixes or checks it); called once after every sentence is scored."""
         return []
+
+
+class SystemFailure(Exception):
+    """What :meth:`Metric.sentences` raises when one hypothesis cannot be scored: the
+    :class:`~gecformats.errors.GecFormatError` (``error``) and the system's index
+    (``system``); the sentence is the one after those yielded."""
+
+    def __init__(self, error: GecFormatError, system: int) -> None:
+        super().__init__(error.message)
+        self.error, self.system = error, system
 
 
 class _Looping:

@@ -46,7 +46,7 @@ from typing import Any, NamedTuple, TypeVar
 from gecformats import __version__
 from gecformats.errors import GecFormatError, source_difference
 from gecformats.formats.m2 import format_sentence
-from gecformats.metrics.base import Hypothesis, Metric, Totals
+from gecformats.metrics.base import Hypothesis, Metric, SystemFailure, Totals
 from gecformats.model import Sentence
 
 MODES = ("cs", "cse", "ds", "dt")
@@ -462,6 +462,30 @@ class ErrantMetric(Metric):
         edits = align_edits(prepared.source, hypothesis.tokens)
         return self._stats(prepared, _model_edits(Sentence(prepared.source, {0: edits})), True)
 
+    def sentences(self, prepared: Sequence[ErrantGold],
+                  hypotheses: Sequence[Sequence[Hypothesis]]) -> Iterator[list[ErrantStats]]:
+        """:meth:`sentence` for a chunk (see :meth:`Metric.sentences`): with ``--extractor
+        errant``, spaCy parses the chunk's texts in batches (``nlp.pipe``), each gold source
+        once for all systems and each distinct hypothesis text once per sentence; the
+        statistics are those of :meth:`sentence`.
+
+        Raises:
+            SystemFailure: an M2 hypothesis whose source differs from the gold's.
+        """
+        if self.extractor != "errant":
+            yield from super().sentences(prepared, hypotheses)
+            return
+        parses = _errant_parses(prepared, hypotheses, self.spacy_model)
+        for i, (p, hyps) in enumerate(zip(prepared, hypotheses)):
+            row = []
+            for s, hyp in enumerate(hyps):
+                try:
+                    row.append(self.sentence(p, hyp) if hyp.sentence is not None else
+                               self._stats(p, parses.edits(i, hyp.tokens), "errant"))
+                except GecFormatError as exc:
+                    raise SystemFailure(exc, s) from None
+            yield row
+
     def _stats(self, prepared: ErrantGold, edits: list[RawEdit], extracted: bool | str
                ) -> ErrantStats:
         """The statistics of one sentence from the hypothesis' raw edits."""
@@ -832,6 +856,51 @@ def _greedy_candidates(stats: Sequence[ErrantStats]) -> list[tuple[tuple[int, in
         else:
             out.append(tuple(tuple(c[:3]) for c in candidates))
     return out
+
+
+class _ErrantParses:
+    """The spaCy parses of a chunk's gold sources and text hypotheses (see
+    :func:`_errant_parses`) and ERRANT's edits from them."""
+
+    def __init__(self, annotator: Any, sources: list[Any], texts: list[str],
+                 parsed: dict[tuple[int, str], Any]) -> None:
+        self.annotator, self.sources, self.texts, self.parsed = annotator, sources, texts, parsed
+
+    def edits(self, i: int, tokens: Sequence[str]) -> list[RawEdit]:
+        """What :func:`_errant_edits` gives for sentence ``i`` and ``tokens``."""
+        cor_text = " ".join(tokens)
+        if self.texts[i] == cor_text:
+            return [(-1, -1, "noop", "-NONE-", 0)]
+        return [(e.o_start, e.o_end, e.type, e.c_str, 0)
+                for e in self.annotator.annotate(self.sources[i], self.parsed[i, cor_text])]
+
+
+def _errant_parses(prepared: Sequence[ErrantGold], hypotheses: Sequence[Sequence[Hypothesis]],
+                   model: str | None) -> _ErrantParses:
+    """Parse, in spaCy batches, every text a chunk's :func:`_errant_edits` would parse: the
+    source of each sentence with a text hypothesis that differs from it (once, whatever the
+    number of systems) and each distinct such hypothesis text."""
+    from spacy.tokens import Doc
+
+    from gecformats.convert.errant_extract import BATCH, cached
+
+    annotator = cached(model)
+    nlp = annotator.nlp
+    docs = [Doc(nlp.vocab, " ".join(p.source).split()) for p in prepared]
+    texts = [d.text.strip() for d in docs]
+    wanted: dict[tuple[int, str], None] = {}
+    for i, hyps in enumerate(hypotheses):
+        for hyp in hyps:
+            cor_text = " ".join(hyp.tokens)
+            if hyp.sentence is None and cor_text != texts[i]:
+                wanted[i, cor_text] = None
+    needed = sorted({i for i, _ in wanted})
+    sources: list[Any] = [None] * len(docs)
+    for i, doc in zip(needed, nlp.pipe((docs[i] for i in needed), batch_size=BATCH)):
+        sources[i] = doc
+    parsed = dict(zip(wanted, nlp.pipe((Doc(nlp.vocab, t.split()) for _, t in wanted),
+                                       batch_size=BATCH)))
+    return _ErrantParses(annotator, sources, texts, parsed)
 
 
 def _errant_edits(source: Sequence[str], tokens: Sequence[str], model: str | None

@@ -28,7 +28,7 @@ from typing import Any
 
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.io import lockstep, source_name
-from gecformats.metrics.base import Hypothesis, Metric, Totals
+from gecformats.metrics.base import Hypothesis, Metric, SystemFailure, Totals
 from gecformats.model import Sentence
 
 CHUNK = 64
@@ -209,32 +209,35 @@ class _Failure:
 def score_chunk(task: tuple[tuple[Metric, ...], int, list[tuple[Sentence, list[Hypothesis]]]]
                 ) -> tuple[int, list[Any]]:
     """One task: every metric's per-sentence step on a chunk of sentences, for every
-    system.  Returns ``(first, results)``: per sentence, ``[metric][system]`` statistics, or a
-    :class:`_Failure` (the data error, located by the client)."""
+    system (:meth:`Metric.sentences`, the chunk at once).  Returns ``(first, results)``: per
+    sentence, ``[metric][system]`` statistics, up to the first sentence that a metric could
+    not score, which is a :class:`_Failure` (the data error, located by the client) and
+    ends the results, as it ends the run."""
     metrics, first, batch = task
-    out: list[Any] = []
-    for sentence, hyps in batch:
-        row: list[list[Any]] = []
-        failure = None
-        for metric in metrics:
+    hypotheses = [hyps for _, hyps in batch]
+    failed_at, failure = len(batch), None
+    columns: list[list[list[Any]]] = []
+    for metric in metrics:
+        prepared: list[Any] = []
+        error = None
+        for sentence, _ in batch[:failed_at]:
             try:
-                prepared = metric.prepare(sentence)
+                prepared.append(metric.prepare(sentence))
             except GecFormatError as exc:
-                failure = _Failure(exc, None)
+                error = _Failure(exc, None)
                 break
-            values = []
-            for s, hyp in enumerate(hyps):
-                try:
-                    values.append(metric.sentence(prepared, hyp))
-                except GecFormatError as exc:
-                    failure = _Failure(exc, s)
-                    break
-            if failure is not None:
-                break
-            row.append(values)
-        out.append(failure if failure is not None else row)
-        if failure is not None:
-            break  # the first failure in corpus order ends the run, as it would here
+        rows: list[list[Any]] = []
+        try:
+            rows.extend(metric.sentences(prepared, hypotheses[:len(prepared)]))
+        except SystemFailure as exc:
+            error = _Failure(exc.error, exc.system)
+        # at one sentence, the first metric's failure is the one reported
+        if error is not None and len(rows) < failed_at:
+            failed_at, failure = len(rows), error
+        columns.append(rows)
+    out: list[Any] = [[rows[i] for rows in columns] for i in range(failed_at)]
+    if failure is not None:
+        out.append(failure)
     return first, out
 
 
