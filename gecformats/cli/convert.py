@@ -28,7 +28,7 @@ TargetsOpt = Annotated[Targets, typer.Option(
     "annotator of its own.")]
 TokenizerOpt = Annotated[Optional[TokenizerName], typer.Option(
     help="HOO or parallel text → M2: how to tokenize (en: nltk Penn Treebank words, "
-    "the default; zh: jieba; char; space). M2 → HOO or text: what the tokens are (zh/char "
+    "the default; zh: jieba; char; space; unicode: language-neutral words and punctuation). M2 → HOO or text: what the tokens are (zh/char "
     "are joined without spaces). M2 → M2: 'char' splits words into characters.")]
 RefOpt = Annotated[Optional[list[str]], typer.Option(
     "--ref", metavar="REF.txt",
