@@ -39,7 +39,7 @@ AnnOpt = Annotated[Optional[list[str]], typer.Option(
     help="--from nucle: a further annotator's SGML file of the same essays (repeat; file "
     "k is annotator k, INPUT annotator 0), combined the CoNLL way with --mapping conll. "
     "--from conll: the annotation file (.conll.ann; default INPUT.ann; repeat for more "
-    "annotators).")]
+    "annotators). --from uagec: another annotator's NNNN.aK.ann of INPUT's document.")]
 AltOpt = Annotated[Optional[list[str]], typer.Option(
     "--alt", metavar="FILE",
     help="--from nucle: a participants' alternative-annotation file (CoNLL-2014's "
