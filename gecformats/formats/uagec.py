@@ -244,7 +244,8 @@ def name_parts(path: str | os.PathLike[str]) -> tuple[str, int]:
 
 
 def read_file(path: str | os.PathLike[str]) -> Document:
-    """Read one annotated file (id and annotator from its name, see :func:`name_parts`).
+    """Read one annotated file (id and annotator from its name, see :func:`name_parts`;
+    CRLF line ends read as LF).
 
     Raises:
         GecFormatError: malformed markup, invalid UTF-8 or a file over
@@ -265,6 +266,8 @@ def read_file(path: str | os.PathLike[str]) -> Document:
                              line) from None
     if len(text) > MAX_DOCUMENT:
         raise GecFormatError(f"more than {MAX_DOCUMENT:,} characters", name, None, "too-large")
+    # CRLF reads as LF, as every gecformats reader does (UA-GEC's files are LF)
+    text = text.replace("\r\n", "\n")
     id, annotator = name_parts(name)
     return parse(text, id=id, annotator=annotator, name=name)
 
