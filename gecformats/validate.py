@@ -71,6 +71,10 @@ equals the tokens it replaces, ``offset-out-of-range`` a ``<c>`` outside its sen
 missing attribute, ``req`` other than ``yes``/``no`` or an unexpected element.  The line is
 that of the element concerned and the sentence the 1-based position of the ``<sentence>``.
 
+For UA-GEC annotated text (``uagec``) the file is the ``.ann`` file, the line that of the
+annotation, the "sentence" the 1-based number of the file (in name order in a folder) and
+``syntax`` malformed markup (which ends that file's check).
+
 For HOO data the file is the gold file (or the text or source file for a problem of its
 own), the line that of the ``<edit>`` element, and the "sentence" is the 1-based number of
 the document (HOO 2012: of the PART) in the order :func:`read` gives them.
@@ -161,7 +165,7 @@ plain-text formats add ``field-count`` and ``line-count``, see :data:`TEXT_KINDS
 TEXT_FORMATS = ("parallel", "tsv", "nlpcc", "cherrant", "multigec")
 """The plain-text formats :func:`validate` checks."""
 
-FORMATS = ("m2", "jfleg", "hoo2011", "hoo2012", "ixml", "nucle", "bea", "conll") + TEXT_FORMATS
+FORMATS = ("m2", "jfleg", "hoo2011", "hoo2012", "ixml", "nucle", "bea", "conll", "uagec") + TEXT_FORMATS
 """The formats :func:`validate` checks."""
 
 
@@ -237,6 +241,9 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
         return
     if format == "conll":
         yield from _validate_conll(source)
+        return
+    if format == "uagec":
+        yield from (replace(p, unit="document") for p in _validate_uagec(source))
         return
     if format in TEXT_FORMATS:
         yield from _validate_text(source, format)
@@ -427,6 +434,33 @@ def _validate_bea(source: str | os.PathLike[str]) -> Iterator[Problem]:
                 mine = document.replace(edits=tuple(e for e in document.edits
                                                     if e.annotator == annotator))
                 yield from check_document(mine, name, number, [number] * len(mine.edits))
+
+
+def _validate_uagec(source: str | os.PathLike[str]) -> Iterator[Problem]:
+    """Check UA-GEC annotated files (one ``.ann`` file, or a folder of them, file by file):
+    malformed markup (``syntax``, the file's first, which ends its check) and the document
+    checks (:func:`check_document`) of each file's edits, on the line of each annotation."""
+    from pathlib import Path
+
+    from gecformats.formats import uagec
+
+    path = Path(os.fspath(source))
+    files = sorted(f for f in path.glob("*.ann") if not f.name.endswith(".conll.ann")) \
+        if path.is_dir() else [path]
+    for number, file in enumerate(files, 1):
+        try:
+            document = uagec.read_file(file)
+        except GecFormatError as error:
+            yield Problem(error.file or str(file), error.line, number, error.kind, error.message)
+            continue
+        raw = file.read_text(encoding="utf-8")
+        starts = [m.start() for m in uagec.ANNOTATION.finditer(raw)]
+        lines, line, counted = [], 1, 0
+        for start in starts:
+            line += raw.count("\n", counted, start)
+            counted = start
+            lines.append(line)
+        yield from check_document(document, str(file), number, lines)
 
 
 def check_document(

@@ -332,6 +332,12 @@ TARGETS = [
     Target("jfleg-folder", "jfleg/dev", [
         ["validate", "{in}", "--from", "parallel"], ["stats", "{in}", "--from", "parallel"],
         ["convert", "{in}", "{out}.m2", "--from", "parallel", "--tokenizer", "space"]]),
+    Target("uagec", "uagec/annotated", [
+        ["validate", "{in}", "--from", "uagec"],
+        ["convert", "{in}", "{out}.m2", "--from", "uagec", "--tokenizer", "unicode"],
+        ["convert", "{in}", "{out}", "--from", "uagec", "--to", "uagec"]]),
+    Target("m2-uagec", "uagec/sample.m2", M2_COMMANDS[:5] + [
+        ["convert", "{in}", "{out}", "--to", "uagec", "--tokenizer", "unicode"]], ".m2"),
     Target("c4edits", "c4edits", [
         ["convert", "{in}/edits.tsv", "{out}.tsv", "--from", "c4edits", "--text", "{in}/sentences.tsv"],
         ["convert", "{in}/edits.tsv", "{out}.m2", "--from", "c4edits", "--text", "{in}/sentences.tsv"]]),

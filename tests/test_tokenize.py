@@ -104,7 +104,7 @@ def test_zh_spans_are_exact_and_trimmed(zh: ChineseTokenizer, text: str) -> None
 
 
 def test_tokenizer_registry() -> None:
-    assert set(tk.TOKENIZERS) == {"en", "zh", "char", "space"}
+    assert set(tk.TOKENIZERS) == {"en", "zh", "char", "space", "unicode"}
     assert set(tk.SPLITTERS) == {"punkt", "lines"}
     assert get_tokenizer("en") is get_tokenizer("en")
     assert get_tokenizer("space").name == "space" and get_splitter("punkt").name == "punkt"

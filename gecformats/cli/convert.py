@@ -28,7 +28,7 @@ TargetsOpt = Annotated[Targets, typer.Option(
     "annotator of its own.")]
 TokenizerOpt = Annotated[Optional[TokenizerName], typer.Option(
     help="HOO or parallel text → M2: how to tokenize (en: nltk Penn Treebank words, "
-    "the default; zh: jieba; char; space). M2 → HOO or text: what the tokens are (zh/char "
+    "the default; zh: jieba; char; space; unicode: language-neutral words and punctuation). M2 → HOO or text: what the tokens are (zh/char "
     "are joined without spaces). M2 → M2: 'char' splits words into characters.")]
 RefOpt = Annotated[Optional[list[str]], typer.Option(
     "--ref", metavar="REF.txt",
@@ -40,7 +40,7 @@ AnnOpt = Annotated[Optional[list[str]], typer.Option(
     help="--from nucle: a further annotator's SGML file of the same essays (repeat; file "
     "k is annotator k, INPUT annotator 0), combined the CoNLL way with --mapping conll. "
     "--from conll: the annotation file (.conll.ann; default INPUT.ann; repeat for more "
-    "annotators).")]
+    "annotators). --from uagec: another annotator's NNNN.aK.ann of INPUT's document.")]
 AltOpt = Annotated[Optional[list[str]], typer.Option(
     "--alt", metavar="FILE",
     help="--from nucle: a participants' alternative-annotation file (CoNLL-2014's "

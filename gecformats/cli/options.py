@@ -82,6 +82,7 @@ class TokenizerName(str, Enum):
     zh = "zh"
     char = "char"
     space = "space"
+    unicode = "unicode"
 
 
 class EditTypes(str, Enum):

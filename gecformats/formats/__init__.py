@@ -43,7 +43,7 @@ class Format(Protocol):
         """Write ``items`` to ``dest`` whole or not at all; report what could not be kept."""
 
 
-NAMES = ("m2", "hoo2011", "hoo2012", "ixml", "nucle", "bea", "parallel", "tsv", "nlpcc",
+NAMES = ("m2", "hoo2011", "hoo2012", "ixml", "nucle", "bea", "parallel", "tsv", "nlpcc", "uagec",
          "cherrant", "c4edits", "fce", "conll")
 """The format names; each is the name of its module in this package."""
 NAMES += ("jfleg", "multigec")

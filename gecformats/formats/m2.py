@@ -25,6 +25,13 @@ line after every block.
 (Python 2.7's Unicode set, which includes U+3000).  The other fields are kept verbatim; an
 ``A`` line is a noop line only when its type is exactly ``noop``, as for the NUS scorer.
 
+UA-GEC's M2 files (``gec-*.test.m2``) open each document with a header block, ``S # NNNN``
+and a noop line per annotator.  When a file's first block is such a header, every header is
+read as a document boundary, not a sentence: the sentences after it carry the document id
+in ``meta["document"]`` (and the header's annotators in ``meta["m2.document_header"]``), and
+the writer writes the header back before the document's first sentence.  A document
+header followed directly by another (a document without sentences) is not kept.
+
 What a round trip cannot keep (documented losses, never silent in ``validate``): a ``noop``
 line of an annotator that also has edits, lines of several annotators interleaved within one
 block (they are written grouped by annotator, in order of first appearance), and runs of white
@@ -79,7 +86,7 @@ def read(source: Source) -> Iterator[Sentence]:
         GecFormatError: a line cannot be parsed (file, line and the problem are named).
         OSError: the file cannot be opened.
     """
-    for _number, _line, sentence, _edit_lines in _blocks(source, None):
+    for _number, _line, sentence, _edit_lines in _documents(_blocks(source, None)):
         yield sentence
 
 
@@ -102,8 +109,53 @@ def read_checked(
         ``(sentence_number, sentence, edit_lines)``: the 1-based block number, the sentence,
         and for each annotator the line numbers of its edits (parallel to its edit tuple).
     """
-    for number, _line, sentence, edit_lines in _blocks(source, problems):
+    for number, _line, sentence, edit_lines in _documents(_blocks(source, problems)):
         yield number, sentence, edit_lines
+
+
+DOCUMENT_META = "document"
+"""``Sentence.meta`` key of the document id of a UA-GEC M2 sentence (as the characters →
+tokens conversion names a sentence's document)."""
+HEADER_META = "m2.document_header"
+"""``Sentence.meta`` key of the annotators (comma-separated) of the noop lines of the
+``S # NNNN`` header block of a UA-GEC M2 sentence's document."""
+
+
+def document_header(sentence: Sentence) -> str | None:
+    """The document id if ``sentence`` is a UA-GEC M2 document header block (``S # NNNN``,
+    four ASCII digits, with noop lines only), else ``None``."""
+    source = sentence.source
+    if len(source) == 2 and source[0] == "#" and len(source[1]) == 4 and source[1].isascii() \
+            and source[1].isdigit() and not sentence.targets \
+            and not any(sentence.annotators.values()):
+        return source[1]
+    return None
+
+
+def _documents(blocks: Iterator[tuple[int, int, Sentence, dict[int, list[int]]]]
+               ) -> Iterator[tuple[int, int, Sentence, dict[int, list[int]]]]:
+    """The UA-GEC M2 dialect: when the file's first block is a document header
+    (:func:`document_header`), every header block is a document boundary, not a sentence:
+    it is left out, and each sentence after it carries the document id and the header's
+    annotators in its ``meta`` (:data:`DOCUMENT_META`, :data:`HEADER_META`), from which
+    :func:`write` writes the header back.  Otherwise blocks pass unchanged (a sentence
+    ``S # 2019`` in another file stays a sentence)."""
+    dialect: bool | None = None
+    meta: dict[str, str] = {}
+    for block in blocks:
+        sentence = block[2]
+        doc = document_header(sentence)
+        if dialect is None:
+            dialect = doc is not None
+        if dialect and doc is not None:
+            meta = {DOCUMENT_META: doc, HEADER_META: ",".join(map(str, sentence.annotators))}
+            continue
+        if meta:
+            sentence = Sentence(sentence.source, sentence.annotators, sentence.id,
+                                {**sentence.meta, **meta}, sentence.targets)
+            yield block[0], block[1], sentence, block[3]
+        else:
+            yield block
 
 
 def _blocks(
@@ -394,6 +446,20 @@ def format_noop(annotator: int) -> str:
     return f"A -1 -1|||{NOOP_TYPE}|||{NONE}|||REQUIRED|||{NONE}|||{annotator}"
 
 
+def format_header(document: str, annotators: str) -> str:
+    """The UA-GEC M2 document header block ``S # NNNN`` with a noop line for each of
+    ``annotators`` (comma-separated ids), including the empty line that ends it.
+
+    Raises:
+        ValueError: ``document`` is not four ASCII digits (it would not read back as a
+            header).
+    """
+    if not (len(document) == 4 and document.isascii() and document.isdigit()):
+        raise ValueError(f"UA-GEC M2 document ids are four digits, not {document!r}")
+    ids = [int(a) for a in annotators.split(",") if a]
+    return "\n".join([f"S # {document}", *(format_noop(a) for a in ids)]) + "\n\n"
+
+
 def format_sentence(
     sentence: Sentence,
     *,
@@ -499,7 +565,12 @@ def _write(
 ) -> None:
     check_options(deletion, targets)
     n = 0
+    document: str | None = None
     for n, sentence in enumerate(sentences, 1):
+        header = sentence.meta.get(HEADER_META)
+        if header is not None and sentence.meta.get(DOCUMENT_META) != document:
+            document = sentence.meta.get(DOCUMENT_META)
+            fh.write(format_header(document or "", header))
         fh.write(format_sentence(sentence, deletion=deletion, targets=targets, report=report, number=n))
     report.sentences = n
 
