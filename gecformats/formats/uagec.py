@@ -266,8 +266,8 @@ def read_file(path: str | os.PathLike[str]) -> Document:
                              line) from None
     if len(text) > MAX_DOCUMENT:
         raise GecFormatError(f"more than {MAX_DOCUMENT:,} characters", name, None, "too-large")
-    # CRLF reads as LF, as every gecformats reader does (UA-GEC's files are LF)
-    text = text.replace("\r\n", "\n")
+    # CRLF and a lone CR read as LF, as every gecformats reader does (UA-GEC's files are LF)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     id, annotator = name_parts(name)
     return parse(text, id=id, annotator=annotator, name=name)
 
