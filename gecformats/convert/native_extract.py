@@ -245,9 +245,12 @@ def _sentence_words(tokens: tuple[str, ...]) -> tuple[Word, ...]:
     lowers = [t.lower() for t in tokens]
     out = []
     for i, (text, lower, tag) in enumerate(zip(tokens, lowers, _tags(lowers))):
-        possessive = lower in ("'s", "'")
+        possessive = lower == "'s" or (lower == "'" and i > 0 and lowers[i - 1].endswith("s")
+                                       and out[-1].pos in ("NOUN", "VERB"))
         if lower == "'s" and i and lowers[i - 1] in CLITIC_HOSTS:
             possessive, tag = False, "AUX"
+        elif lower == "'" and not possessive:
+            tag = "PUNCT"
         out.append(Word(text, lower, tag, possessive, _lemma(lower)))
     return tuple(out)
 
