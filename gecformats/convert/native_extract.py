@@ -71,6 +71,16 @@ __all__ = ["Word", "words", "spans", "CONTEXT"]
 CONTEXT = 3
 """Unchanged tokens kept on each side of a changed stretch when it is aligned (and the
 shortest stretch of unchanged tokens that separates two windows)."""
+MAX_CELLS = 10_000
+"""The largest window (source tokens × target tokens) aligned as ERRANT aligns; a larger one
+(unrelated or huge sentences) keeps the ``lcs`` extractor's spans: ERRANT's alignment is
+quadratic in time and memory."""
+MAX_RUN = 40
+"""The longest run of non-matching alignment steps that the merging rules split; a longer
+one becomes one edit (ERRANT's rules try every sub-span of a run: cubic)."""
+MAX_TRANSPOSITION = 12
+"""The longest transposition looked for (ERRANT has no bound; on CoNLL-2014 none is longer
+than a few tokens)."""
 
 
 class Word(NamedTuple):
@@ -340,7 +350,8 @@ def _alignment(orig: Sequence[Word], cor: Sequence[Word]) -> list[Step]:
                 substitute = above[j] + (partial + _indel(word.text, cor[j].text))
             transpose = float("inf")
             k = 1
-            while i - k >= 0 and j - k >= 0 and cost[i - k + 1][j - k + 1] != cost[i - k][j - k]:
+            while i - k >= 0 and j - k >= 0 and k < MAX_TRANSPOSITION and \
+                    cost[i - k + 1][j - k + 1] != cost[i - k][j - k]:
                 if sorted(o_low[i - k:i + 1]) == sorted(c_low[j - k:j + 1]):
                     transpose = cost[i - k][j - k] + k
                     break
@@ -387,7 +398,7 @@ def _process(steps: list[Step], orig: Sequence[Word], cor: Sequence[Word]) -> li
     if len(steps) <= 1:
         return steps
     ops = [s[0] for s in steps]
-    if set(ops) in ({"D"}, {"I"}):
+    if set(ops) in ({"D"}, {"I"}) or len(steps) > MAX_RUN:
         return _merged(steps)
     content = False
     spans = sorted(combinations(range(len(steps)), 2), key=lambda x: x[1] - x[0], reverse=True)
@@ -487,10 +498,16 @@ def spans(source: Sequence[str], target: Sequence[str], *, whole: bool = False
         return []
     orig, cor = words(source), words(target)
     orig, cor = _verbs_shared(orig, cor), _verbs_shared(cor, orig)
-    if whole:
+    if whole and len(orig) * len(cor) <= MAX_CELLS:
         return _rule_edits(orig, cor)
     out = []
     for i1, i2, j1, j2 in _windows(source, target):
+        if (i2 - i1) * (j2 - j1) > MAX_CELLS:
+            from gecformats.convert.extract import align
+
+            out.extend((a + i1, b + i1, c + j1, d + j1)
+                       for a, b, c, d in align(source[i1:i2], target[j1:j2]))
+            continue
         out.extend((a + i1, b + i1, c + j1, d + j1)
                    for a, b, c, d in _rule_edits(orig[i1:i2], cor[j1:j2]))
     return out
