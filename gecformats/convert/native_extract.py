@@ -54,7 +54,17 @@ What ERRANT does, and what this module does for it:
 
 For speed, the alignment runs only on windows around the changed stretches that the
 longest common subsequence leaves (with :data:`CONTEXT` unchanged tokens on each side),
-which gives the whole-sentence alignment in all but a handful of CoNLL-2014 pairs.
+which gives the whole-sentence alignment in all but 3 of the 19,680 CoNLL-2014 pairs
+(references and 13 systems).  ERRANT's alignment is quadratic and its rules try every
+sub-span of a run, so unrelated or huge sentences are bounded: a window past
+:data:`MAX_CELLS` keeps the ``lcs`` spans, a run past :data:`MAX_RUN` steps is one edit, a
+transposition is at most :data:`MAX_TRANSPOSITION` tokens long (none of which happens on
+CoNLL-2014).
+
+What string rules cannot know: spaCy's word classes in context (``that`` as determiner,
+pronoun or conjunction; a verb in ``-s`` after a noun), lemmas of unlisted irregular
+forms, and the parse of odd tokens (``&amp;``, quotes glued to words).  Those are most of
+the remaining 2 % of reference sentences whose edits differ from ERRANT's.
 """
 
 from __future__ import annotations
