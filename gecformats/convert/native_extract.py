@@ -437,11 +437,12 @@ def _process(steps: list[Step], orig: Sequence[Word], cor: Sequence[Word]) -> li
             return (_process(steps[:start], orig, cor) + _merged(steps[start:end + 1])
                     + _process(steps[end + 1:], orig, cor))
         if end - start < 2:
-            if len(o) == len(c) == 2:
-                return _process(steps[:start + 1], orig, cor) + _process(steps[start + 1:], orig, cor)
-            if (ops[start] == "S" and 1 - _indel(o[0].text, c[0].text) > 0.75) or \
-                    (ops[end] == "S" and 1 - _indel(o[-1].text, c[-1].text) > 0.75):
-                return _process(steps[:start + 1], orig, cor) + _process(steps[start + 1:], orig, cor)
+            split = (len(o) == len(c) == 2
+                     or (ops[start] == "S" and 1 - _indel(o[0].text, c[0].text) > 0.75)
+                     or (ops[end] == "S" and 1 - _indel(o[-1].text, c[-1].text) > 0.75))
+            if split:
+                return (_process(steps[:start + 1], orig, cor)
+                        + _process(steps[start + 1:], orig, cor))
             if end == len(steps) - 1 and ((ops[-1] in ("D", "S") and o[-1].pos == "DET")
                                           or (ops[-1] in ("I", "S") and c[-1].pos == "DET")):
                 return _process(steps[:-1], orig, cor) + [steps[-1]]
