@@ -102,7 +102,7 @@ def _partition(items: Iterable[Any], function: Callable[[Any], tuple[list[Any], 
 
 
 def extract_bag(bag: Any, tokenizer: str = "en", *, types: str | None = None,
-                split_substitutions: bool = False) -> Any:
+                split_substitutions: bool = False, extractor: str = "lcs") -> Any:
     """Edit extraction over a ``dask.bag.Bag`` of :class:`~gecformats.model.Parallel` items:
     a bag of :class:`~gecformats.model.Sentence` (those of
     :func:`gecformats.convert.extract.sentences`, in order).
@@ -119,7 +119,7 @@ def extract_bag(bag: Any, tokenizer: str = "en", *, types: str | None = None,
     from gecformats.convert.extract import _extract_chunk, default_types
 
     return map_bag(_extract_chunk, bag, (tokenizer, types or default_types(tokenizer),
-                                         split_substitutions))
+                                         split_substitutions, extractor))
 
 
 def process_map(function: Callable[[Any], Any], tasks: Iterable[Any], jobs: int

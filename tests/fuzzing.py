@@ -249,7 +249,9 @@ TARGETS = [
            ".m2"),
     Target("errant-hyp", "score/errant.hyp", [
         ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "errant"],
-        ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "errant", "--mode", "ds"]],
+        ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "errant", "--mode", "ds"],
+        ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "errant", "--extractor",
+         "native"]],
            ".hyp"),
     Target("zh-project", "project/system.txt", [
         ["score", "{in}", "--gold", "{fixture:project/gold.m2}", "--segment", "project"],
@@ -267,7 +269,9 @@ TARGETS = [
     Target("parallel", "parallel/en", [["validate", "{in}", "--from", "parallel"],
                                        ["stats", "{in}", "--from", "parallel"],
                                        ["convert", "{in}", "{out}.m2", "--from", "parallel",
-                                        "--tokenizer", "space"]]),
+                                        "--tokenizer", "space"],
+                                       ["convert", "{in}", "{out}.m2", "--from", "parallel",
+                                        "--extractor", "native"]]),
     Target("gleu-source", "gleu/source.txt", [
         ["gleu", "{fixture:gleu/system-a.txt}", "--source", "{in}", "--ref", "{fixture:gleu/ref0.txt}"],
         ["gleu", "{in}", "--source", "{fixture:gleu/source.txt}", "--ref", "{fixture:gleu/ref0.txt}",

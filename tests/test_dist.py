@@ -30,6 +30,7 @@ def engine():
 
 @pytest.mark.parametrize("source, options", [
     (EN, {"from_format": "parallel"}),
+    (EN, {"from_format": "parallel", "extractor": "native"}),
     (ZH, {"tokenizer": "zh"}),
     (ZH, {"tokenizer": "char"}),
 ])

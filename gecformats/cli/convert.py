@@ -121,8 +121,9 @@ UnitOpt = Annotated[Optional[str], typer.Option(
     "as split_to_parfiles) or one line of an essay per sentence (line i of the original "
     "with line i of each --ref).")]
 ExtractorOpt = Annotated[str, typer.Option(
-    "--extractor", metavar="lcs|errant", help="Parallel text → M2: lcs (gecformats' aligner, "
-    "operation types) or errant (ERRANT's own edits and 55 types, byte for byte with "
+    "--extractor", metavar="lcs|native|errant", help="Parallel text → M2: lcs (gecformats' "
+    "aligner, operation types), native (ERRANT's alignment and merging rules on word classes "
+    "guessed from the strings: closer to ERRANT's edits, operation types) or errant (ERRANT's own edits and 55 types, byte for byte with "
     "errant_parallel; needs pip install 'gecformats[errant]' and a spaCy English model).")]
 
 

@@ -92,8 +92,9 @@ CatOpt = Annotated[Optional[int], typer.Option(
     "--cat", min=1, max=3, help="errant: per-category scores: 1 operation, 2 main type, 3 "
     "every type (errant_compare -cat); needs ERRANT's types in the gold.")]
 ExtractorOpt = Annotated[Optional[str], typer.Option(
-    "--extractor", metavar="lcs|errant", help="errant, text hypotheses, and the gold of "
-    "--ref: lcs (default: gecformats' aligner) or errant (ERRANT's own edits and types, as "
+    "--extractor", metavar="lcs|native|errant", help="errant, text hypotheses, and the gold "
+    "of --ref: lcs (default: gecformats' aligner), native (ERRANT's rules on guessed word "
+    "classes, closer to ERRANT's edits) or errant (ERRANT's own edits and types, as "
     "errant_parallel; needs pip install 'gecformats[errant]').")]
 # ---------------------------------------------------------------- gleu
 GleuVersionOpt = Annotated[Optional[str], typer.Option(

@@ -54,6 +54,13 @@ _TYPES = {
     "nlpcc": ("M", "R", "S", "W"),
 }
 
+EXTRACTORS = ("lcs", "native", "errant")
+"""Edit extractors for text → edits: ``lcs`` (:func:`align`, the default: a longest common
+subsequence, each changed run one edit), ``native`` (:mod:`gecformats.convert.native_extract`:
+ERRANT's alignment and merging rules on word classes guessed from the strings, closer to
+ERRANT, about 10× slower than ``lcs``) and ``errant`` (ERRANT itself with spaCy, the optional
+extra: :mod:`gecformats.convert.errant_extract`)."""
+
 MAX_REORDER_GAP = 2
 """At most this many kept tokens may lie inside a word-order edit: "I like very much it" →
 "I like it very much" is one edit (``very much`` inside), but "The the cat sat on mat" →
@@ -93,6 +100,13 @@ def align(source: Sequence[str], target: Sequence[str]) -> list[tuple[int, int, 
     >>> align("a b c d".split(), "a x c d e".split())
     [(1, 2, 1, 2), (4, 4, 4, 5)]
     """
+    return _reorderings(changed_spans(source, target), source, target)
+
+
+def changed_spans(source: Sequence[str], target: Sequence[str]
+                  ) -> list[tuple[int, int, int, int]]:
+    """:func:`align`'s spans before neighbouring spans of a word-order change are joined:
+    the maximal runs of tokens outside the longest common subsequence."""
     n, m = len(source), len(target)
     lo = 0
     top = min(n, m)
@@ -115,7 +129,7 @@ def align(source: Sequence[str], target: Sequence[str]) -> list[tuple[int, int, 
         i, j = a + 1, b + 1
     if i < hi_s - lo or j < hi_t - lo:
         spans.append((lo + i, hi_s, lo + j, hi_t))
-    return _reorderings(spans, source, target)
+    return spans
 
 
 def _reorderings(spans: list[tuple[int, int, int, int]], source: Sequence[str],
@@ -167,8 +181,10 @@ def _lcs(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def align_edits(source: Sequence[str], target: Sequence[str], annotator: int = 0,
-                types: str = "errant", split_substitutions: bool = False) -> tuple[Edit, ...]:
-    """The edits that turn ``source`` into ``target`` (see :func:`align`).
+                types: str = "errant", split_substitutions: bool = False,
+                extractor: str = "lcs") -> tuple[Edit, ...]:
+    """The edits that turn ``source`` into ``target`` (see :func:`align`, or
+    :func:`gecformats.convert.native_extract.spans` with ``extractor="native"``).
 
     Args:
         source, target: the token sequences.
@@ -178,25 +194,36 @@ def align_edits(source: Sequence[str], target: Sequence[str], annotator: int = 0
             one edit per token that changes (``firghtenning affects`` → ``frightening
             effects`` as two edits), as the CoNLL-2014 annotators mostly wrote them;
             word-order changes stay whole.
+        extractor: ``lcs`` or ``native`` (:data:`EXTRACTORS`; ``errant`` needs spaCy and
+            works on whole files, :mod:`gecformats.convert.errant_extract`).
 
     Returns:
         The edits in source order; ``apply_edits(source, edits) == tuple(target)``.
 
     Raises:
-        ValueError: an unknown type scheme.
+        ValueError: an unknown type scheme or extractor.
     """
     try:
         insertion, deletion, replacement, order = _TYPES[types]
     except KeyError:
         raise ValueError(f"unknown type scheme {types!r} (known: {', '.join(TYPE_SCHEMES)})") from None
+    if extractor == "lcs":
+        spans = align(source, target)
+    elif extractor == "native":
+        from gecformats.convert.native_extract import spans as native_spans
+
+        spans = native_spans(source, target)
+    else:
+        raise ValueError(f"align_edits extracts with lcs or native, not {extractor!r}")
     edits = []
-    for i1, i2, j1, j2 in align(source, target):
+    for i1, i2, j1, j2 in spans:
         correction = tuple(target[j1:j2])
         if i1 == i2:
             kind = insertion
         elif j1 == j2:
             kind = deletion
-        elif i2 - i1 > 1 and Counter(source[i1:i2]) == Counter(correction):
+        elif i2 - i1 > 1 and (Counter(source[i1:i2]) == Counter(correction) or (
+                extractor == "native" and _reordered(source[i1:i2], correction))):
             kind = order
         else:
             kind = replacement
@@ -206,6 +233,12 @@ def align_edits(source: Sequence[str], target: Sequence[str], annotator: int = 0
                 continue
         edits.append(make_edit(i1, i2, (correction,), kind, True, "-NONE-", annotator))
     return tuple(edits)
+
+
+def _reordered(a: Sequence[str], b: Sequence[str]) -> bool:
+    """The same tokens but for case, in another order (ERRANT's word order: ``R:WO``)."""
+    lower_a, lower_b = [t.lower() for t in a], [t.lower() for t in b]
+    return sorted(lower_a) == sorted(lower_b) and lower_a != lower_b
 
 
 # ------------------------------------------------------------------ one sentence
@@ -326,7 +359,7 @@ def _texts(tok: Tokenizer) -> Callable[[str], Tokens]:
 
 def extract(parallel: Parallel, tokenizer: str | Tokenizer = "en", *, types: str | None = None,
             split_substitutions: bool = False, report: ExtractionReport | None = None,
-            number: int = 0) -> Sentence:
+            number: int = 0, extractor: str = "lcs") -> Sentence:
     """Extract one annotator's edits per reference of ``parallel``.
 
     Args:
@@ -334,7 +367,7 @@ def extract(parallel: Parallel, tokenizer: str | Tokenizer = "en", *, types: str
         tokenizer: a tokenizer or its name (``en``, ``zh``, ``char``, ``space``).
         types: the edit type scheme (:data:`TYPE_SCHEMES`); by default ``nlpcc`` for ``zh``
             and ``char``, ``errant`` otherwise.
-        split_substitutions: see :func:`align_edits`.
+        split_substitutions, extractor: see :func:`align_edits`.
         report: filled with what happened, if given.
         number: the sentence's 1-based number, for the report's examples.
 
@@ -377,7 +410,7 @@ def extract(parallel: Parallel, tokenizer: str | Tokenizer = "en", *, types: str
             target = seen.get(ref)
             if target is None:
                 target = seen[ref] = texts(ref)
-        edits = (align_edits(source, target, k, scheme, split_substitutions)
+        edits = (align_edits(source, target, k, scheme, split_substitutions, extractor)
                  if target != source else ())
         annotators[k] = edits
         if report is not None:
@@ -459,12 +492,12 @@ def _applicable(source: Tokens, edits: Sequence[Edit], report: ExtractionReport 
 def sentences(items: Iterable[Parallel], tokenizer: str = "en", *, types: str | None = None,
               split_substitutions: bool = False, report: ExtractionReport | None = None,
               jobs: int = 1, chunk: int = 256, engine: Any = None,
-              total: int | None = None) -> Iterator[Sentence]:
+              total: int | None = None, extractor: str = "lcs") -> Iterator[Sentence]:
     """:func:`extract` every item of a stream, in order, streaming.
 
     Args:
         items: the parallel sentences.
-        tokenizer, types, split_substitutions: see :func:`extract`.
+        tokenizer, types, split_substitutions, extractor: see :func:`extract`.
         report: filled as the stream is consumed.
         jobs: worker processes (1: none; 0: one per CPU).  The output order and content
             do not depend on it.
@@ -478,7 +511,7 @@ def sentences(items: Iterable[Parallel], tokenizer: str = "en", *, types: str | 
     """
     tok = get_tokenizer(tokenizer)
     scheme = types or default_types(tokenizer)
-    settings = (tokenizer, scheme, split_substitutions)
+    settings = (tokenizer, scheme, split_substitutions, extractor)
     if engine is not None:
         from gecformats.dist import run_chunks
 
@@ -489,7 +522,7 @@ def sentences(items: Iterable[Parallel], tokenizer: str = "en", *, types: str | 
     if jobs <= 1:
         for number, item in enumerate(items, 1):
             yield extract(item, tok, types=scheme, split_substitutions=split_substitutions,
-                          report=report, number=number)
+                          report=report, number=number, extractor=extractor)
         return
     yield from _parallel_map(_extract_chunk, items, settings, report, jobs, chunk)
 
@@ -497,7 +530,8 @@ def sentences(items: Iterable[Parallel], tokenizer: str = "en", *, types: str | 
 def m2_blocks(items: Iterable[Parallel], tokenizer: str, engine: Any, *, types: str | None = None,
               split_substitutions: bool = False, report: ExtractionReport | None = None,
               total: int | None = None, deletion: str | None = None,
-              targets: str = "keep") -> Iterator[tuple[str, Report, tuple[int, str] | None]]:
+              targets: str = "keep", extractor: str = "lcs"
+              ) -> Iterator[tuple[str, Report, tuple[int, str] | None]]:
     """Text → M2 on ``engine``'s workers, which also write the M2: one
     ``(text, writer_report, failure)`` per chunk, in order.
 
@@ -514,18 +548,18 @@ def m2_blocks(items: Iterable[Parallel], tokenizer: str, engine: Any, *, types: 
     from gecformats.formats.m2 import check_options
 
     check_options(deletion, targets)
-    settings = (tokenizer, types or default_types(tokenizer), split_substitutions, deletion,
-                targets)
+    settings = (tokenizer, types or default_types(tokenizer), split_substitutions, extractor,
+                deletion, targets)
     yield from run_chunks(engine, _m2_chunk, items, settings, report, total)
 
 
-def _m2_chunk(args: tuple[tuple[str, str, bool, str | None, str], int, list[Parallel]]
+def _m2_chunk(args: tuple[tuple[str, str, bool, str, str | None, str], int, list[Parallel]]
               ) -> tuple[list[tuple[str, Report, tuple[int, str] | None]], ExtractionReport]:
     """One task of :func:`m2_blocks`: extract a chunk, then write it as M2."""
     from gecformats.formats.m2 import format_sentence
 
-    (tokenizer, scheme, split, deletion, targets), first, chunk = args
-    sentences, report = _extract_chunk(((tokenizer, scheme, split), first, chunk))
+    (tokenizer, scheme, split, extractor, deletion, targets), first, chunk = args
+    sentences, report = _extract_chunk(((tokenizer, scheme, split, extractor), first, chunk))
     written = Report()
     blocks = []
     failure = None
@@ -540,15 +574,15 @@ def _m2_chunk(args: tuple[tuple[str, str, bool, str | None, str], int, list[Para
     return [("".join(blocks), written, failure)], report
 
 
-def _extract_chunk(args: tuple[tuple[str, str, bool], int, list[Parallel]]
+def _extract_chunk(args: tuple[tuple[str, str, bool, str], int, list[Parallel]]
                    ) -> tuple[list[Sentence], ExtractionReport]:
     """One task of the parallel paths (local processes or Dask workers): extract a chunk of
     items numbered from ``first``; the results and the chunk's report."""
-    (tokenizer, scheme, split), first, chunk = args
+    (tokenizer, scheme, split, extractor), first, chunk = args
     tok = get_tokenizer(tokenizer)
     report = ExtractionReport()
     out = [extract(p, tok, types=scheme, split_substitutions=split, report=report,
-                   number=first + i) for i, p in enumerate(chunk)]
+                   number=first + i, extractor=extractor) for i, p in enumerate(chunk)]
     return out, report
 
 

@@ -98,7 +98,9 @@ def convert(
         simplify: text → tokens: convert references from traditional to simplified
             Chinese first (needs an installed converter, see :mod:`gecformats.convert.t2s`).
         jobs: text → tokens: worker processes (same output for any value).
-        extractor, spacy_model: text → M2: ``lcs`` (gecformats' aligner) or ``errant``
+        extractor, spacy_model: text → M2: ``lcs`` (gecformats' aligner), ``native``
+            (ERRANT's rules on guessed word classes,
+            :mod:`gecformats.convert.native_extract`) or ``errant``
             (ERRANT's own edits and types, byte for byte with ``errant_parallel``, on the
             spaCy pipeline ``spacy_model``; :mod:`gecformats.convert.errant_extract`).
         engine: a :class:`gecformats.dist.Engine` (open): text → tokens, tokens → text and
@@ -156,8 +158,11 @@ def convert(
         not (units == ("token", "token") and tokenizer is not None)
     _check_options(units, alternative=alternative, types=types,
                    split_substitutions=split_substitutions, simplify=simplify, jobs=jobs)
-    if extractor not in ("lcs", "errant"):
-        raise UsageError(f"unknown extractor {extractor!r} (known: lcs, errant)")
+    if extractor not in extract.EXTRACTORS:
+        raise UsageError(f"unknown extractor {extractor!r} (known: "
+                         f"{', '.join(extract.EXTRACTORS)})")
+    if extractor == "native" and units != ("text", "token"):
+        raise UsageError("--extractor native extracts edits from parallel text")
     if extractor == "errant":
         if reader.NAME == "bea":
             from gecformats.convert.errant_extract import FROM_BEA
@@ -196,7 +201,7 @@ def convert(
         if simplify:
             items = _simplified(items, conversion)
         blocks = extract.m2_blocks(items, tokenizer or "en", engine, types=types,
-                                   split_substitutions=split_substitutions,
+                                   split_substitutions=split_substitutions, extractor=extractor,
                                    report=conversion, total=total, **options)
         report = _write_blocks(blocks, dest, writer, source)
         report.conversion = conversion
@@ -234,7 +239,7 @@ def convert(
             items = extract.sentences(items, tokenizer or "en", types=types,
                                       report=conversion, jobs=jobs,
                                       split_substitutions=split_substitutions,
-                                      engine=engine, total=total)
+                                      engine=engine, total=total, extractor=extractor)
         elif units == ("token", "text"):
             conversion = ExtractionReport()
             known: set[int] = set()

@@ -312,8 +312,13 @@ def write_sharded(
                                           "bytes": path.stat().st_size,
                                           "sha256": file_digest(path)})
                 write_json(manifest, folder / MANIFEST)
-            for _ in items:  # past the last item: the checks made at the input's end (a
-                pass         # tsv without any reference column) fail here as unsharded
+            try:
+                for _ in items:  # past the last item: the checks made at the input's end (a
+                    pass         # tsv without any reference column) fail here as unsharded
+            except GecFormatError:
+                if start == 0:  # the whole input is refused: no part to resume from
+                    manifest["parts"].clear()
+                raise
         except GecFormatError:
             raise
         except ValueError as exc:  # what the output format cannot hold

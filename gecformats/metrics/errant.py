@@ -69,7 +69,14 @@ ERRANT_TYPE = re.compile(r"[MRU]:[A-Z]+(?::[A-Z]+)*")
 
 EXTRACTION = "extracted-lcs"
 """The signature's ``hyp:`` value of a text hypothesis whose edits gecformats extracted
-(:func:`gecformats.convert.extract.align_edits`, a longest-common-subsequence aligner)."""
+(:func:`gecformats.convert.extract.align_edits`, a longest-common-subsequence aligner);
+``extracted-native`` with ``extractor="native"`` (:func:`extraction_name`)."""
+
+
+def extraction_name(extractor: str) -> str:
+    """The signature's ``hyp:`` value of text hypotheses extracted by gecformats'
+    ``extractor`` (``lcs`` or ``native``): ``extracted-lcs``, ``extracted-native``."""
+    return EXTRACTION if extractor == "lcs" else f"extracted-{extractor}"
 
 
 def type_kind(etype: str) -> str | None:
@@ -423,8 +430,10 @@ class ErrantMetric(Metric):
         self.multi = bool(multi)
         self.filter = frozenset([filter] if isinstance(filter, str) else filter)
         self.cat = cat
-        if extractor not in ("lcs", "errant"):
-            raise ValueError(f"unknown extractor {extractor!r} (known: lcs, errant)")
+        from gecformats.convert.extract import EXTRACTORS
+
+        if extractor not in EXTRACTORS:
+            raise ValueError(f"unknown extractor {extractor!r} (known: {', '.join(EXTRACTORS)})")
         self.extractor, self.spacy_model = extractor, spacy_model
 
     def __repr__(self) -> str:
@@ -444,8 +453,9 @@ class ErrantMetric(Metric):
     def sentence(self, prepared: ErrantGold, hypothesis: Hypothesis) -> ErrantStats:
         """The statistics of one hypothesis (see :data:`ErrantStats`): the edits of
         ``hypothesis.sentence`` when the hypothesis file is M2, else the edits that
-        :func:`gecformats.convert.extract.align_edits` extracts from the gold source and
-        ``hypothesis.tokens`` (annotator 0, typed by operation only).
+        :func:`gecformats.convert.extract.align_edits` extracts (with this metric's
+        ``extractor``, ``lcs`` or ``native``) from the gold source and
+        ``hypothesis.tokens`` (annotator 0, typed by operation only), or ERRANT's own.
 
         Raises:
             GecFormatError: an M2 hypothesis whose source differs from the gold's (no file
@@ -459,7 +469,7 @@ class ErrantMetric(Metric):
                                                        self.spacy_model), "errant")
         from gecformats.convert.extract import align_edits
 
-        edits = align_edits(prepared.source, hypothesis.tokens)
+        edits = align_edits(prepared.source, hypothesis.tokens, extractor=self.extractor)
         return self._stats(prepared, _model_edits(Sentence(prepared.source, {0: edits})), True)
 
     def sentences(self, prepared: Sequence[ErrantGold],
@@ -511,7 +521,8 @@ class ErrantMetric(Metric):
         ``categories`` (with ``cat``: ``{type: (tp, fp, fn)}`` at that level, the rows of
         ``errant_compare -cat``) and, on the corpus itself (``weights`` None),
         ``extracted`` (any sentence's edits were extracted from text), ``hyp`` (the
-        signature's ``hyp:`` value, ``m2`` or ``extracted-lcs``), ``signature`` (today's
+        signature's ``hyp:`` value, ``m2``, ``extracted-lcs`` or ``extracted-native``),
+        ``signature`` (today's
         full signature of this system), ``kinds`` (as :attr:`ErrantResult.kinds`) and
         ``type_problem`` (``(message, side)`` with side 0 the hypothesis and 1 the gold,
         when ``--mode cse`` or ``--cat`` means nothing for these types, else ``None``).
@@ -554,7 +565,7 @@ class ErrantMetric(Metric):
         if weights is None:
             extracted = any(s[6] is True for s in stats)
             kinds = _kinds(stats)
-            hyp = EXTRACTION if extracted else "m2"
+            hyp = extraction_name(self.extractor) if extracted else "m2"
             if any(s[6] == "errant" for s in stats):  # ERRANT's own edits, typed
                 from gecformats.convert.errant_extract import cached, version
 
@@ -709,7 +720,8 @@ def _result(metric: ErrantMetric, stats: list[ErrantStats], names: tuple[str, st
     extracted = extracted or totals.extra["extracted"]
     result = ErrantResult(totals.counts["tp"], totals.counts["fp"], totals.counts["fn"],
                           metric.beta, metric.mode, len(stats), totals.extra["categories"],
-                          metric.signature(EXTRACTION if extracted else "m2"), extracted,
+                          metric.signature(extraction_name(metric.extractor) if extracted
+                                           else "m2"), extracted,
                           totals.extra["kinds"])
     problem = result.type_problem()
     if problem is not None:
@@ -800,12 +812,19 @@ def format_categories(cats: Mapping[str, tuple[int, int, int]], beta: float) -> 
     return "\n".join(rows)
 
 
-def extraction_warning(hypothesis: str) -> str:
-    """The warning given with every score of a text hypothesis (``hyp:extracted-lcs``)."""
+def extraction_warning(hypothesis: str, hyp: str = EXTRACTION) -> str:
+    """The warning given with every score of a text hypothesis whose edits gecformats
+    extracted (``hyp`` the signature's value: ``extracted-lcs`` or ``extracted-native``)."""
+    if hyp == EXTRACTION:
+        how = ("(hyp:extracted-lcs), not by ERRANT's, and the two differ (on CoNLL-2014 F0.5 "
+               "up to 0.034 lower, the top two systems swapped)")
+    else:
+        how = (f"(hyp:{hyp}: ERRANT's rules on word classes guessed without spaCy), not by "
+               "ERRANT itself, and the two can differ (on CoNLL-2014 about 2 % of the "
+               "reference sentences get other edits)")
     return (f"{hypothesis}: plain text: its edits were extracted by gecformats' own aligner "
-            "(hyp:extracted-lcs), not by ERRANT's, and the two differ (on CoNLL-2014 F0.5 up "
-            "to 0.034 lower, the top two systems swapped); for ERRANT's own edits and types "
-            "add --extractor errant (pip install 'gecformats[errant]')")
+            f"{how}; for ERRANT's own edits and types add --extractor errant "
+            "(pip install 'gecformats[errant]')")
 
 
 def errant_files(hypothesis: str, gold: str, **options: Any) -> ErrantResult:

@@ -255,7 +255,7 @@ def _metric_warnings(request: ScoreRequest, metric: Metric, totals: Sequence[Any
             if problem is not None:
                 raise GecFormatError(problem[0], (path, request.gold)[problem[1]])
             if t.extra.get("extracted"):
-                out.append(extraction_warning(path))
+                out.append(extraction_warning(path, t.extra.get("hyp", "extracted-lcs")))
     return out
 
 
