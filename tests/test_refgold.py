@@ -65,6 +65,15 @@ def test_text_references_score_as_the_converted_gold(files, tmp_path, metric):
     assert numbers(got) == numbers(want)
 
 
+def test_native_extracts_both_sides(files):
+    result = _run(files["hyp"], "--source", files["src"], "--ref", files["ref0"], "--metric",
+                  "errant", "--extractor", "native", "--format", "json")
+    assert result.exit_code == 0, result.output
+    got = json.loads(result.stdout)
+    assert "hyp:extracted-native" in got["signature"]
+    assert got["signature"].endswith("|gold:extracted-native")
+
+
 def test_signature_names_the_gold_extraction(files):
     result = _run(files["hyp"], "--source", files["src"], "--ref", files["ref0"],
                   "--metric", "m2", "--metric", "errant")

@@ -22,10 +22,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from gecformats.convert.extract import EXTRACTORS
 from gecformats.errors import GecFormatError, UsageError
-
-EXTRACTORS = ("lcs", "native", "errant")
-"""The extractors a text gold can be made with."""
 
 
 def _errant_items(items: Iterable[Any], source: str) -> Iterator[Any]:
@@ -83,13 +81,7 @@ def gold_sentences(source: str, refs: Sequence[str], extractor: str = "lcs", *,
     from gecformats.convert import extract
 
     yield from extract.sentences(items, tokenize or "space", report=report, jobs=jobs,
-                                 **_native(extractor))
-
-
-def _native(extractor: str) -> dict[str, Any]:
-    """The keyword arguments of :func:`gecformats.convert.extract.sentences` for
-    ``extractor``."""
-    return {"extractor": extractor} if extractor != "lcs" else {}
+                                 extractor=extractor)
 
 
 @contextmanager
