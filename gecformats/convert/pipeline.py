@@ -164,13 +164,14 @@ def convert(
     if extractor == "native" and units != ("text", "token"):
         raise UsageError("--extractor native extracts edits from parallel text")
     if extractor == "errant":
-        if reader.NAME == "bea":
-            from gecformats.convert.errant_extract import FROM_BEA
-
-            raise UsageError(FROM_BEA)
-        if units != ("text", "token") or writer.NAME != "m2":
-            raise UsageError("--extractor errant extracts edits from parallel text to M2")
-        if tokenizer or types or split_substitutions or simplify:
+        if units not in (("text", "token"), ("char", "token")) or writer.NAME != "m2":
+            raise UsageError("--extractor errant extracts edits from parallel text or from "
+                             "documents (BEA-2019 JSON, HOO, NUCLE, FCE, UA-GEC …) to M2")
+        if units == ("char", "token"):
+            if engine is not None or shards is not None:
+                raise UsageError("--extractor errant from documents runs locally (--jobs N), "
+                                 "without --engine or --shards")
+        elif tokenizer or types or split_substitutions or simplify:
             raise UsageError("--extractor errant runs without --tokenizer, --types, "
                              "--split-substitutions or --t2s (the text is split on spaces, "
                              "as errant_parallel without -tok)")
@@ -217,6 +218,8 @@ def convert(
             items = documents_to_sentences(items, tokenizer or "en", sentences, conversion,
                                            engine=engine, total=total, shrink=shrink,
                                            mapping=mapping)
+            if extractor == "errant":
+                items = _errant_of_documents(items, conversion, spacy_model, jobs)
         elif units == ("token", "char"):
             # a format with room for several annotators (BEA JSON) takes every one; the
             # others take annotator 0
@@ -539,3 +542,20 @@ def _path(source: Source) -> str:
     if isinstance(source, (str, os.PathLike)):
         return os.fspath(source)
     return str(getattr(source, "name", ""))
+
+
+def _errant_of_documents(sentences: Iterable[Any], conversion: ConversionReport,
+                         spacy_model: str | None, jobs: int) -> Iterator[Any]:
+    """``--extractor errant`` from documents: each sentence of gecformats' segmentation and
+    tokenization becomes the source and each annotator's corrected tokens a reference
+    (an annotator absent from a sentence: unchanged), whose edits and types ERRANT then
+    extracts as ``errant_parallel`` would from those lines.  The BEA-2019 organisers made
+    their M2 with ``json_to_m2.py -auto`` (their own line splitting, normalisation and
+    spaCy 2 tokenization), which this does not reproduce; the edits are ERRANT's, the
+    segmentation gecformats'."""
+    from gecformats.convert.errant_extract import sentences as errant_sentences
+
+    side = ExtractionReport()
+    yield from errant_sentences(extract.parallels(sentences, absent="source"), spacy_model,
+                                side, jobs)
+    conversion.extractor = side.versions.get("extractor", "errant")

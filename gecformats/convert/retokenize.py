@@ -86,6 +86,7 @@ class ConversionReport:
     tokenizer: str = ""
     splitter: str = ""
     mapping: str = ""
+    extractor: str = ""
     documents: int = 0
     sentences: int = 0
     edits: int = 0
@@ -183,6 +184,7 @@ class ConversionReport:
             "tokenizer": self.tokenizer,
             "sentence_splitter": self.splitter,
             "mapping": self.mapping,
+            **({"extractor": self.extractor} if self.extractor else {}),
             "gecformats": __version__,
             "reasons": {k: self.reasons(k) for k in KINDS},
             "widened_edits": self.widened_edits,
