@@ -116,15 +116,13 @@ QuietOpt = Annotated[bool, typer.Option(
 
 
 UnitOpt = Annotated[Optional[str], typer.Option(
-    "--unit", metavar="essay|line", help="--from multigec: one essay per sentence (the "
-    "default, as the shared task scored: in one-line text each line break becomes a TAB, "
-    "as split_to_parfiles) or one line of an essay per sentence (line i of the original "
-    "with line i of each --ref).")]
+    "--unit", metavar="essay|line|essay-syntok", help="--from multigec: what a sentence is: "
+    "an essay (the default, as the shared task scored), a line, or an essay as syntok "
+    "tokenizes it (README).")]
 ExtractorOpt = Annotated[str, typer.Option(
-    "--extractor", metavar="lcs|native|errant", help="Parallel text → M2: lcs (gecformats' "
-    "aligner, operation types), native (ERRANT's alignment and merging rules on word classes "
-    "guessed from the strings: closer to ERRANT's edits, operation types) or errant (ERRANT's own edits and 55 types, byte for byte with "
-    "errant_parallel; needs pip install 'gecformats[errant]' and a spaCy English model).")]
+    "--extractor", metavar="lcs|native|errant", help="Text or documents → M2: lcs "
+    "(gecformats' aligner), native (ERRANT's rules on guessed word classes) or errant "
+    "(ERRANT's own edits and types, as errant_parallel; pip install 'gecformats[errant]').")]
 
 
 @app.command()

@@ -262,7 +262,9 @@ def read_file(path: str | os.PathLike[str]) -> Document:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise GecFormatError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", name,
+        # the byte within its line: the same in a file's CRLF twin
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise GecFormatError(f"not valid UTF-8 ({exc.reason} at byte {column} of the line)", name,
                              line) from None
     if len(text) > MAX_DOCUMENT:
         raise GecFormatError(f"more than {MAX_DOCUMENT:,} characters", name, None, "too-large")
