@@ -89,6 +89,8 @@ def _alignment_class() -> Any:
     from errant.alignment import Alignment
     from rapidfuzz.distance import Indel
 
+    from gecformats.convert.native_extract import alignment_tables
+
     open_pos = Alignment._open_pos
 
     class ListAlignment(Alignment):  # type: ignore[misc]
@@ -105,14 +107,7 @@ def _alignment_class() -> Any:
             c_pos = [t.pos for t in cor]
             o_text = [t.text for t in orig]
             c_text = [t.text for t in cor]
-            cost = [[0.0] * (c_len + 1) for _ in range(o_len + 1)]
-            ops = [["O"] * (c_len + 1) for _ in range(o_len + 1)]
-            for i in range(1, o_len + 1):
-                cost[i][0] = cost[i - 1][0] + 1
-                ops[i][0] = "D"
-            for j in range(1, c_len + 1):
-                cost[0][j] = cost[0][j - 1] + 1
-                ops[0][j] = "I"
+            cost, ops = alignment_tables(o_len, c_len)
             inf = float("inf")
             for i in range(o_len):
                 row, below, ops_below = cost[i], cost[i + 1], ops[i + 1]

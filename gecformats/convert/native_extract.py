@@ -326,13 +326,11 @@ Step = tuple[str, int, int, int, int]
 ``I``, ``T<k>`` a transposition of k tokens, ``X`` merged steps."""
 
 
-def _alignment(orig: Sequence[Word], cor: Sequence[Word]) -> list[Step]:
-    """ERRANT's cheapest alignment of two token sequences (its ``Alignment.align`` and
-    ``get_cheapest_align_seq``: the first cheapest of transposition, substitution,
-    insertion, deletion; traced back from the end)."""
-    n, m = len(orig), len(cor)
-    o_low = [o.lower for o in orig]
-    c_low = [c.lower for c in cor]
+def alignment_tables(n: int, m: int) -> tuple[list[list[float]], list[list[str]]]:
+    """ERRANT's cost and operation tables for ``n`` original and ``m`` corrected tokens,
+    before the dynamic programme: the first row insertions, the first column deletions (one
+    each), ``O`` elsewhere.  Shared by :func:`_alignment` and ERRANT's own aligner as
+    :mod:`gecformats.convert.errant_extract` runs it."""
     cost = [[0.0] * (m + 1) for _ in range(n + 1)]
     ops = [["O"] * (m + 1) for _ in range(n + 1)]
     for i in range(1, n + 1):
@@ -341,6 +339,17 @@ def _alignment(orig: Sequence[Word], cor: Sequence[Word]) -> list[Step]:
     for j in range(1, m + 1):
         cost[0][j] = cost[0][j - 1] + 1
         ops[0][j] = "I"
+    return cost, ops
+
+
+def _alignment(orig: Sequence[Word], cor: Sequence[Word]) -> list[Step]:
+    """ERRANT's cheapest alignment of two token sequences (its ``Alignment.align`` and
+    ``get_cheapest_align_seq``: the first cheapest of transposition, substitution,
+    insertion, deletion; traced back from the end)."""
+    n, m = len(orig), len(cor)
+    o_low = [o.lower for o in orig]
+    c_low = [c.lower for c in cor]
+    cost, ops = alignment_tables(n, m)
     for i in range(n):
         word = orig[i]
         row, above, here_ops = cost[i + 1], cost[i], ops[i + 1]
