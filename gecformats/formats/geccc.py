@@ -131,13 +131,43 @@ def read(source: Source, with_companions: bool = True) -> Iterator[Sentence]:
                 if line is None:
                     raise GecFormatError(f"{file} ends at line {number - 1} but {name} has "
                                          f"more blocks (record {number} has no line)", file,
-                                         number)
+                                         number, "line-count")
                 meta[_META_KEYS[suffix]] = line[:-1] if line.endswith("\n") else line
             yield sentence.replace(meta=meta)
         for suffix, (file, lines) in streams.items():
             if next(lines, None) is not None:
                 raise GecFormatError(f"{file} has more lines than {name} has blocks "
-                                     f"({number})", file, number + 1)
+                                     f"({number})", file, number + 1, "line-count")
+
+
+def check_record(sentence: Sentence) -> Iterator[tuple[str, str, str]]:
+    """The disagreements of a record with its text files (GECCC's own checks): ``.input``
+    not the ``S`` tokens, a gold column not annotator *k*'s correction (both white space
+    aside), a number of gold columns other than of annotators.
+
+    Yields:
+        ``(suffix, kind, message)``: the file (``.input``/``.gold``) and a
+        :mod:`gecformats.validate` kind (``original-mismatch``, ``field-count``).
+    """
+    stored = sentence.meta.get(INPUT_META)
+    if stored is not None and _squeezed(stored) != "".join(sentence.source):
+        yield ".input", "original-mismatch", "the .input line is not the S tokens (white space aside)"
+    gold = sentence.meta.get(GOLD_META)
+    if gold is None:
+        return
+    columns = gold.split("\t")
+    if len(columns) != len(sentence.annotators):
+        yield ".gold", "field-count", (f"{len(columns)} gold column(s) for "
+                                       f"{len(sentence.annotators)} annotator(s)")
+    for column, annotator in zip(columns, sorted(sentence.annotators)):
+        try:
+            corrected = "".join(t for t, _ in pieces(sentence, annotator))
+        except ValueError:
+            continue  # the M2 checks report the edits
+        if _squeezed(column) != corrected:
+            yield ".gold", "original-mismatch", (f"gold column {columns.index(column) + 1} is "
+                                                 f"not annotator {annotator}'s correction "
+                                                 "(white space aside)")
 
 
 def paragraphs(text: str, marker: str = MARKER) -> str:
