@@ -159,13 +159,13 @@ def check_record(sentence: Sentence) -> Iterator[tuple[str, str, str]]:
     if len(columns) != len(sentence.annotators):
         yield ".gold", "field-count", (f"{len(columns)} gold column(s) for "
                                        f"{len(sentence.annotators)} annotator(s)")
-    for column, annotator in zip(columns, sorted(sentence.annotators)):
+    for position, (column, annotator) in enumerate(zip(columns, sorted(sentence.annotators)), 1):
         try:
             corrected = "".join(t for t, _ in pieces(sentence, annotator))
         except ValueError:
             continue  # the M2 checks report the edits
         if _squeezed(column) != corrected:
-            yield ".gold", "original-mismatch", (f"gold column {columns.index(column) + 1} is "
+            yield ".gold", "original-mismatch", (f"gold column {position} is "
                                                  f"not annotator {annotator}'s correction "
                                                  "(white space aside)")
 
