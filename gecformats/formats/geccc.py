@@ -197,7 +197,7 @@ def detokenize(tokens: Sequence[str], spaces: Sequence[bool | None] | None = Non
             ``None`` (for all or for one token) lets the rules decide: no space before a
             token of closing punctuation (:data:`CLOSING`) or after one of opening
             punctuation (:data:`OPENING`), a space elsewhere.  The rules give GECCC's own
-            ``.input`` for 85–89 % of dev/test records (measured in the README).
+            ``.input`` for 70–89 % of dev/test records (measured in the README).
 
     >>> detokenize(["Když", "jsem", "šel", "(", "asi", ")", ",", "pršelo", "."])
     'Když jsem šel (asi), pršelo.'
