@@ -59,6 +59,16 @@ A ``multigec`` file is checked for headers whose id is not followed by a line br
 (``syntax``: ``md_to_dict`` fails on them) and repeated ids; the line is the header's and
 the "sentence" the essay's position.  ``jfleg`` is checked as M2.
 
+A ``geccc`` M2 is checked as M2, then against its ``.input``/``.gold``/``.meta`` beside it
+(the line is the record's, in the text file named): ``line-count`` a text file with another
+number of lines than blocks (which ends the check), ``original-mismatch`` an ``.input``
+line that is not the ``S`` tokens or a gold column that is not its annotator's correction
+(white space aside), ``field-count`` a number of gold columns other than of annotators.
+``seeda-edits`` (a file or a folder): ``syntax`` each malformed candidate (markup outside
+``[orig→corr|label]``, a source that differs from the item's other candidates) or line out
+of place (which ends the check), then the M2 checks of each item's candidates
+(annotator *k* = candidate ``<s{k+1}>``).
+
 For the plain-text formats (``tsv``, ``nlpcc``, ``cherrant``) every line is a sentence, so
 the sentence number is the line number; ``syntax`` is a blank line or an NLPCC ``N`` that
 is not a non-negative integer.  For ``parallel`` the file is the corrected file whose line
@@ -166,6 +176,7 @@ TEXT_FORMATS = ("parallel", "tsv", "nlpcc", "cherrant", "multigec")
 """The plain-text formats :func:`validate` checks."""
 
 FORMATS = ("m2", "jfleg", "hoo2011", "hoo2012", "ixml", "nucle", "bea", "conll", "uagec") + TEXT_FORMATS
+FORMATS += ("geccc", "seeda-edits")
 """The formats :func:`validate` checks."""
 
 
@@ -247,6 +258,9 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
         return
     if format in TEXT_FORMATS:
         yield from _validate_text(source, format)
+        return
+    if format in ("geccc", "seeda-edits"):
+        yield from (_validate_geccc(source) if format == "geccc" else _validate_seeda(source))
         return
     if format not in ("m2", "jfleg"):
         from gecformats.formats import get
@@ -706,6 +720,50 @@ def validate_parallel(
             yield Problem(name, min(n, expected) + 1, None, "line-count",
                           f"{name} has {n} lines but {source_file} has {expected} "
                           "(line-aligned files must have the same number of lines)")
+
+
+def _validate_geccc(source: Source) -> Iterator[Problem]:
+    """A GECCC M2 file: the M2 checks, then (when it has none of kind ``syntax``) its
+    records against the text files beside it (:func:`gecformats.formats.geccc.check_record`)."""
+    from gecformats.formats import geccc
+
+    syntax = False
+    for problem in validate(source, "m2"):
+        syntax = syntax or problem.kind == "syntax"
+        yield problem
+    files = geccc.companions(source)
+    if syntax or not files:
+        return
+    try:
+        for number, sentence in enumerate(geccc.read(source), 1):
+            for suffix, kind, message in geccc.check_record(sentence):
+                yield Problem(str(files.get(suffix, source_name(source))), number, number,
+                              kind, message)
+    except GecFormatError as error:
+        yield Problem(error.file or source_name(source), error.line, None, error.kind,
+                      error.message)
+
+
+def _validate_seeda(source: Source) -> Iterator[Problem]:
+    """SEEDA edit judgments: malformed candidates and lines (``syntax``), then the M2
+    checks of each item; the "sentence" is the item's number."""
+    from gecformats.formats import seeda_edits
+
+    errors: list[tuple[int, GecFormatError]] = []
+    number = 0
+    try:
+        for number, item in enumerate(seeda_edits.read(source, errors), 1):
+            for n, error in errors:
+                yield Problem(error.file or source_name(source), error.line, n, error.kind,
+                              error.message)
+            errors.clear()
+            file = source_name(source)
+            if item.id is not None and os.path.isdir(file):
+                file = os.path.join(file, item.id.split("#")[0] + ".txt")
+            yield from check_sentence(item, file, number)
+    except GecFormatError as error:
+        yield Problem(error.file or source_name(source), error.line, number + 1, error.kind,
+                      error.message)
 
 
 def _validate_multigec(source: Source) -> Iterator[Problem]:

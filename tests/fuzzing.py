@@ -342,6 +342,8 @@ TARGETS = [
         ["convert", "{in}", "{out}", "--from", "uagec", "--to", "uagec"]]),
     Target("m2-uagec", "uagec/sample.m2", M2_COMMANDS[:5] + [
         ["convert", "{in}", "{out}", "--to", "uagec", "--tokenizer", "unicode"]], ".m2"),
+    Target("geccc", "geccc", [["validate", "{in}/paragraph.m2", "--from", "geccc"], ["stats", "{in}/paragraph.m2", "--from", "geccc"], ["convert", "{in}/paragraph.m2", "{out}", "--from", "geccc", "--to", "geccc"], ["convert", "{in}/paragraph.m2", "{out}", "--from", "geccc", "--to", "parallel"]]),
+    Target("seeda-edits", "seeda", [["validate", "{in}", "--from", "seeda-edits"], ["stats", "{in}", "--from", "seeda-edits"], ["convert", "{in}", "{out}.m2", "--from", "seeda-edits"], ["convert", "{in}", "{out}", "--from", "seeda-edits", "--to", "seeda-edits"]]),
     Target("c4edits", "c4edits", [
         ["convert", "{in}/edits.tsv", "{out}.tsv", "--from", "c4edits", "--text", "{in}/sentences.tsv"],
         ["convert", "{in}/edits.tsv", "{out}.m2", "--from", "c4edits", "--text", "{in}/sentences.tsv"]]),

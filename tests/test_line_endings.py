@@ -48,6 +48,8 @@ CASES: dict[str, tuple[str, dict[str, Any], list[str]]] = {
                               "refs": ["{in}/xx-toy-ref1-dev.md", "{in}/xx-toy-ref2-dev.md"]},
                  ["{in}/xx-toy-orig-dev.md", "--from", "multigec", "--tokenizer", "space",
                   "--ref", "{in}/xx-toy-ref1-dev.md"]),
+    "geccc": ("geccc", {"source": "{in}/paragraph.m2"}, ["{in}/paragraph.m2", "--from", "geccc"]),
+    "seeda-edits": ("seeda", {"source": "{in}"}, ["{in}", "--from", "seeda-edits"]),
     "uagec": ("uagec", {"source": "{in}/annotated"},
               ["{in}/annotated", "--from", "uagec", "--tokenizer", "unicode"]),
 }

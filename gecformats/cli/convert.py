@@ -9,7 +9,7 @@ import typer
 from gecformats import formats
 from gecformats.cli import _engine, app, user_errors, warn_reading
 from gecformats.cli.options import SpacyModelOpt
-from gecformats.cli.options import (FORMAT_HELP, ConvertAbsent, Deletion, EditTypes, EngineName,
+from gecformats.cli.options import (ConvertAbsent, Deletion, EditTypes, EngineName,
                                     FromOpt, Grouping, Mapping, SplitterName, Targets,
                                     TokenizerName)
 from gecformats.errors import UsageError
@@ -19,7 +19,8 @@ InputArg = Annotated[str, typer.Argument(
     "file of one document, or a directory with Raw/ and Gold/.")]
 OutputArg = Annotated[str, typer.Argument(
     help="Output file ('-' for standard output); for HOO a directory.")]
-ToOpt = Annotated[Optional[str], typer.Option("--to", help=FORMAT_HELP)]
+ToOpt = Annotated[Optional[str], typer.Option(
+    "--to", help="Format name (those of --from); inferred from the suffix if omitted.")]
 DeletionOpt = Annotated[Deletion, typer.Option(
     help="M2 output: spell deletions as read (keep), as an empty field, or -NONE-.")]
 TargetsOpt = Annotated[Targets, typer.Option(

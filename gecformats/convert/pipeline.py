@@ -417,8 +417,9 @@ def _sharded(reader: Any, writer: Any, files: list[str], raw: Iterable[Any], tra
         raise UsageError("--shards must be 0 (one part per input file) or more")
     if os.fspath(dest) == "-" or (shards == 0 and "-" in files):
         raise UsageError("--shards reads files and writes a folder, not standard input/output")
-    if writer.NAME in ("parallel", "hoo2011", "hoo2012"):
-        raise UsageError(f"--shards writes one file per part; {writer.NAME} output is a folder")
+    if writer.NAME in ("parallel", "hoo2011", "hoo2012", "seeda-edits", "geccc"):
+        raise UsageError(f"--shards writes one file per part; {writer.NAME} output is a folder "
+                         "or several files")
     settings = {"from": reader.NAME, "to": writer.NAME,
                 "options": {k: v for k, v in sorted({**conversion, **options}.items())
                             if v is not None and v is not False}}

@@ -45,8 +45,9 @@ class Format(Protocol):
 
 NAMES = ("m2", "hoo2011", "hoo2012", "ixml", "nucle", "bea", "parallel", "tsv", "nlpcc", "uagec",
          "cherrant", "c4edits", "fce", "conll")
-"""The format names; each is the name of its module in this package."""
+"""The format names; each is the name of its module in this package (``-`` as ``_``)."""
 NAMES += ("jfleg", "multigec")
+NAMES += ("geccc", "seeda-edits")
 
 
 class _Registry(Mapping[str, Format]):
@@ -56,7 +57,7 @@ class _Registry(Mapping[str, Format]):
     def __getitem__(self, name: str) -> Format:
         if name not in NAMES:
             raise KeyError(name)
-        module = importlib.import_module(f"{__name__}.{name}")
+        module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
         if not isinstance(module, Format) or module.NAME != name:
             raise TypeError(f"{module.__name__} does not satisfy the Format protocol")
         return cast(Format, module)
