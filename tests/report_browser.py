@@ -105,7 +105,12 @@ def screenshots(web: Any, page: Path, folder: Path) -> list[Path]:
     out = [folder / "report-overview.png", folder / "report-sentences.png",
            folder / "report-side.png"]
     view(web, "overview")
+    size = web.get_window_size()
+    height = web.execute_script("return document.documentElement.scrollHeight")
+    web.set_window_size(size["width"], min(height + 40, 2400))  # the whole overview
+    web.execute_script("window.scrollTo(0, 0)")
     web.save_screenshot(str(out[0]))
+    web.set_window_size(size["width"], size["height"])
     view(web, "sentences")
     systems = web.execute_script("return JSON.parse(document.getElementById('data')"
                                  ".textContent).systems")
@@ -114,12 +119,14 @@ def screenshots(web: Any, page: Path, folder: Path) -> list[Path]:
     select(web, "f-system", 0)
     if "ArtOrDet" in types:
         select(web, "f-type", types.index("ArtOrDet"))
+    web.execute_script("window.scrollTo(0, 0)")
     web.save_screenshot(str(out[1]))
     select(web, "f-system", -1)
     select(web, "f-type", -1)
     if len(systems) > 1:
         check(web, "f-differ")
         check(web, "f-side")
+    web.execute_script("window.scrollTo(0, 0)")
     web.save_screenshot(str(out[2]))
     return out
 
