@@ -162,6 +162,7 @@
         $("f-system").value = cell.dataset.system;
         $("f-type").value = TYPES.indexOf(cell.dataset.type);
         $("f-outcome").value = "";
+        $("f-side").checked = false;  // one system: the cell's
         location.hash = "#sentences";
         read();
       });
