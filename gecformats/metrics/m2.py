@@ -60,6 +60,32 @@ class M2Stats(NamedTuple):
     past_end: int = 0
     types: tuple[tuple[tuple[str, ...], tuple[str, ...], int, tuple[tuple[str, bool], ...]],
                  ...] | None = None
+    details: M2Details | None = None
+
+
+class M2Edits(NamedTuple):
+    """One annotator's side of one hypothesis, as the exact M2 search left it (what
+    ``--verbose`` traces): the system edits of the lattice path (raw, left to right, after
+    the whitespace/case filter), how many gold edits each was credited for (the scorer's
+    cursor rule, spec §6.7: ``sum(credits) == correct``), and whether each in-range gold
+    edit of the annotator was credited."""
+
+    annotator: int
+    edits: tuple[tuple[int, int, str, str], ...]
+    credits: tuple[int, ...]
+    matched: tuple[bool, ...]
+
+
+class M2Details(NamedTuple):
+    """What the HTML report shows of one hypothesis (``M2Metric(details=True)``): its tokens
+    joined by spaces, the source's tokens, the gold's in-range edits ``(start, end, corrections)`` and types per
+    annotator (visiting order), and each annotator's :class:`M2Edits`."""
+
+    hypothesis: str
+    source: tuple[str, ...]
+    gold: tuple[tuple[tuple[int, int, tuple[str, ...]], ...], ...]
+    types: tuple[tuple[str, ...], ...]
+    annotators: tuple[M2Edits, ...]
 
 
 @dataclass
@@ -74,6 +100,8 @@ class M2Metric(Metric):
         mode, bonus: the HOO scores (:mod:`~gecformats.metrics.modes`); ``correction``
             without bonus is the M2 score.
         per_type: keep, per annotator, the gold types matched (recall per gold type).
+        details: keep each hypothesis' edits and their credits (:class:`M2Details`; the
+            HTML report's); the numbers are the same.
 
     Raises:
         ValueError: ``beta`` not > 0, a negative ``max_unchanged_words``, an unknown mode,
@@ -87,6 +115,7 @@ class M2Metric(Metric):
     mode: str = "correction"
     bonus: bool = False
     per_type: bool = False
+    details: bool = False
 
     name = "m2"
     label = "M2"
@@ -119,7 +148,7 @@ class M2Metric(Metric):
         n = len(gold.source)
         beyond = sum(1 for es in edits.values() for e in es if e[0] > n or e[1] > n)
         types = {a: tuple(e.type for e in es if 0 <= e.start <= n and 0 <= e.end <= n)
-                 for a, es in gold.annotators.items()} if self.per_type else {}
+                 for a, es in gold.annotators.items()} if self.per_type or self.details else {}
         optional = optional_spans(gold.annotators, n) if self.bonus else {}
         return M2Gold(gold.source, edits, types, optional, beyond)
 
@@ -147,8 +176,9 @@ class M2Metric(Metric):
             system = _system_types(hypothesis.sentence)
             types = tuple(_type_counts(a, prepared.types.get(a.annotator, ()), system)
                           for a in annotators)
+        details = _details(prepared, hypothesis, annotators) if self.details else None
         return M2Stats(counts, tuple(a.annotator for a in annotators), result.nonstandard_ids,
-                       prepared.past_end, types)
+                       prepared.past_end, types, details)
 
     def corpus(self, stats: Sequence[M2Stats], weights: Sequence[int] | None = None, *,
                choices: bool = False) -> Totals:
@@ -210,6 +240,29 @@ def _first(flags: Sequence[int]) -> tuple[int, int]:
     """``(total, first sentence with one)`` of per-sentence counts (0 when none)."""
     total = sum(flags)
     return total, next((i + 1 for i, f in enumerate(flags) if f), 0)
+
+
+def _details(prepared: M2Gold, hypothesis: Hypothesis,
+             annotators: Sequence[maxmatch.AnnotatorResult]) -> M2Details:
+    """:class:`M2Details` of one hypothesis from the scorer's per-annotator results."""
+    gold, types, sides = [], [], []
+    for a in annotators:
+        golds = a.gold_edits
+        kinds = prepared.types.get(a.annotator, ())
+        if len(kinds) != len(golds):  # a multi-S block (spec §2.5), or annotator 0 made up
+            kinds = ("?",) * len(golds)
+        gold.append(tuple((g[0], g[1], tuple(g[3])) for g in golds))
+        types.append(kinds)
+        credits, matched = [], [False] * len(golds)
+        cursor = 0
+        for e in a.edits:  # the scorer's credit loop (maxmatch.match_edits)
+            n = 0
+            for i in range(cursor, len(golds)):
+                if maxmatch.edit_matches(e, golds[i]):
+                    matched[i], cursor, n = True, i + 1, n + 1
+            credits.append(n)
+        sides.append(M2Edits(a.annotator, tuple(a.edits), tuple(credits), tuple(matched)))
+    return M2Details(" ".join(hypothesis.tokens), prepared.source, tuple(gold), tuple(types), tuple(sides))
 
 
 def _system_types(sentence: Sentence | None) -> tuple[tuple[int, int, str], ...] | None:

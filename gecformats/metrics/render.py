@@ -162,7 +162,7 @@ class Table:
         writer.writerows(self._flat_rows())
         return buffer.getvalue().rstrip("\n") + "".join(f"\n# {s}" for s in self.signatures())
 
-    def _groups(self, m: int) -> list[tuple[str, list[str]]]:
+    def groups(self, m: int) -> list[tuple[str, list[str]]]:
         """``(header, cells per system)`` of metric ``m``'s columns in a printed table."""
         metric = self.run.metrics[m]
         out: list[tuple[str, list[str]]] = []
@@ -188,7 +188,7 @@ class Table:
         head = [f"{'system':<{width}}"]
         body = [[f"{n:<{width}}"] for n in names]
         for m, metric in enumerate(self.run.metrics):
-            groups = self._groups(m)
+            groups = self.groups(m)
             widths = [max(len(h), *(len(c) for c in cells)) for h, cells in groups]
             span = sum(widths) + 2 * (len(widths) - 1)
             top.append(f"{metric.label:<{span}}")
