@@ -336,6 +336,8 @@ TARGETS = [
         ["validate", "{in}", "--from", "uagec"],
         ["convert", "{in}", "{out}.m2", "--from", "uagec", "--tokenizer", "unicode"],
         ["convert", "{in}", "{out}", "--from", "uagec", "--to", "uagec"]]),
+    Target("cowsl2h", "cowsl2h/famous/F17/annotated", [["validate", "{in}", "--from", "cowsl2h"], ["convert", "{in}", "{out}.m2", "--from", "cowsl2h", "--tokenizer", "unicode"], ["convert", "{in}", "{out}", "--from", "cowsl2h", "--to", "cowsl2h"]]),
+    Target("cowsl2h-csv", "cowsl2h/famous.F17.csv", [["validate", "{in}", "--from", "cowsl2h"], ["convert", "{in}", "{out}.m2", "--from", "cowsl2h", "--tokenizer", "unicode"]], ".csv"),
     Target("m2-uagec", "uagec/sample.m2", M2_COMMANDS[:5] + [
         ["convert", "{in}", "{out}", "--to", "uagec", "--tokenizer", "unicode"]], ".m2"),
     Target("c4edits", "c4edits", [

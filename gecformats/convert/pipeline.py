@@ -295,7 +295,7 @@ def convert(
     return report
 
 
-READING_PROBLEMS = "markup kept as text (gecformats validate lists every one)"
+READING_PROBLEMS = "reading problems: broken markup kept as text (gecformats validate lists each)"
 """How :func:`convert` notes the reading problems a reader left in an item's
 ``meta["reading.problems"]`` (COWSL2H's broken markup)."""
 

@@ -178,7 +178,9 @@ def _stray_problems(text: str, strays: list[tuple[int, int]], edit_spans: list[t
     while i < len(strays):
         start, end = strays[i]
         j = i + 1
-        while j < len(strays) and not any(c.isspace() for c in text[end:strays[j][0]]):
+        while j < len(strays) and (not any(c.isspace() for c in text[end:strays[j][0]]) or
+                                   text[end:strays[j][0] + 1] == " {" or  # [a] {b}<t>
+                                   _around(text, start, strays[j][0], edit_spans)):
             end = strays[j][1]
             j += 1
         # widen to the whitespace-delimited chunk, for the message
@@ -188,7 +190,7 @@ def _stray_problems(text: str, strays: list[tuple[int, int]], edit_spans: list[t
         b = end
         while b < len(text) and not text[b].isspace() and b - end < 40:
             b += 1
-        nested = any(s < b and a < e for s, e in edit_spans)
+        nested = any(a <= s and e <= b for s, e in edit_spans)
         what = "nested or broken markup" if nested else "markup that is not [original]{correction}<tags>"
         problems.append((_line(text, start, first_line),
                          f"{what} kept as text: {text[a:b]!r}"))
@@ -206,6 +208,13 @@ def edit_lines(text: str, first_line: int = 1) -> list[int]:
             counted = m.start()
             lines.append(line)
     return lines
+
+
+def _around(text: str, opening: int, closing: int, edit_spans: list[tuple[int, int]]) -> bool:
+    """True when a stray ``[`` at ``opening`` and a stray ``]`` at ``closing`` on the same
+    line enclose a well-formed edit: nested markup, reported as one piece."""
+    return text[opening] == "[" and text[closing] == "]" and "\n" not in text[opening:closing] \
+        and any(opening < s and e <= closing for s, e in edit_spans)
 
 
 def parse(text: str, *, id: str | None = None, annotator: int = 0, name: str = "<string>",
