@@ -347,11 +347,16 @@ def _number(id: str) -> int:
 
 
 def _relative(document: Document, file: Path, root: Path) -> Document:
-    """The document with its ``cowsl2h.file.K`` as the path under the folder read."""
+    """The document with its ``cowsl2h.file.K`` and the files of its reading problems as
+paths under the folder read."""
     meta = dict(document.meta)
+    relative = file.relative_to(root).as_posix()
     for key in meta:
         if key.startswith("cowsl2h.file."):
-            meta[key] = file.relative_to(root).as_posix()
+            meta[key] = relative
+    if PROBLEMS in meta:  # named under the folder read, as the files to write back are
+        meta[PROBLEMS] = "\n".join(relative + p[len(str(file)):]
+                                   for p in meta[PROBLEMS].split("\n"))
     return document.replace(meta=meta)
 
 
