@@ -534,6 +534,7 @@ def check_document(
 
     seen: dict[tuple[int, int, tuple[tuple[str, ...], ...]], int] = {}
     in_range: list[tuple[int, Edit]] = []
+    max_end = 0  # the furthest end of the edits in range so far (edits in text order: linear)
     for i, edit in enumerate(document.edits):
         line = lines[i] if i < len(lines) else None
         index = edit.get_meta("hoo.index")
@@ -572,6 +573,10 @@ def check_document(
                 report(line, i, "identity-edit", f"{what} {change}"
                        + (f" (type {edit.type})" if edit.type else ""))
                 break
+        if edit.start >= max_end:  # starts where every earlier edit has ended: no overlap
+            max_end = edit.end
+            in_range.append((i, edit))
+            continue
         for j, other in in_range:
             if overlapping(edit, other):
                 other_line = lines[j] if j < len(lines) else None
@@ -581,6 +586,7 @@ def check_document(
                        + f"({other.start}-{other.end})"
                        + (f" of line {other_line}" if other_line else ""))
                 break
+        max_end = max(max_end, edit.end)
         in_range.append((i, edit))
     found.sort(key=lambda item: (item[0], item[1]))
     for _, _, problem in found:

@@ -49,6 +49,7 @@ True
 
 from __future__ import annotations
 
+import bisect
 import csv
 import os
 import re
@@ -125,7 +126,8 @@ def scan(text: str, *, id: str | None = None, annotator: int = 0, name: str = "<
     problems: list[tuple[int, str]] = []
     strays: list[tuple[int, int]] = []  # file offsets of markup characters kept as text
     edit_spans: list[tuple[int, int]] = []
-    pos = length = 0
+    pos = length = counted = 0
+    line = first_line
     for m in MARKUP.finditer(text):
         out.append(text[pos:m.start()])
         length += m.start() - pos
@@ -135,7 +137,9 @@ def scan(text: str, *, id: str | None = None, annotator: int = 0, name: str = "<
             etype = TAG_JOIN.join(tags[1:-1].split("><")) if tags else ""
             meta: tuple[tuple[str, str], ...] = () if tags else (("cowsl2h.untagged", "1"),)
             if not tags:
-                problems.append((_line(text, m.start(), first_line),
+                line += text.count("\n", counted, m.start())
+                counted = m.start()
+                problems.append((line,
                                  f"an edit without tags {m.group()!r}: read as an edit "
                                  "without a type"))
             edits.append(make_edit(length, length + len(orig), ((corr,),) if corr else ((),),
@@ -165,22 +169,21 @@ def scan(text: str, *, id: str | None = None, annotator: int = 0, name: str = "<
     return Document("".join(out), tuple(edits), id, (), meta), problems
 
 
-def _line(text: str, offset: int, first_line: int) -> int:
-    return first_line + text.count("\n", 0, offset)
-
-
 def _stray_problems(text: str, strays: list[tuple[int, int]], edit_spans: list[tuple[int, int]],
                     first_line: int) -> list[tuple[int, str]]:
     """One problem per piece of broken markup: markup characters kept as text, grouped
-    while only non-space characters (or well-formed markup: nesting) lie between them."""
+    while only non-space characters (or well-formed markup: nesting) lie between them.
+    Linear in the text: the edit spans are in text order and never overlap."""
+    starts = [s for s, _ in edit_spans]
     problems = []
+    line, counted = first_line, 0
     i = 0
     while i < len(strays):
         start, end = strays[i]
         j = i + 1
         while j < len(strays) and (not any(c.isspace() for c in text[end:strays[j][0]]) or
                                    text[end:strays[j][0] + 1] == " {" or  # [a] {b}<t>
-                                   _around(text, start, strays[j][0], edit_spans)):
+                                   _around(text, start, end, strays[j][0], starts, edit_spans)):
             end = strays[j][1]
             j += 1
         # widen to the whitespace-delimited chunk, for the message
@@ -190,12 +193,28 @@ def _stray_problems(text: str, strays: list[tuple[int, int]], edit_spans: list[t
         b = end
         while b < len(text) and not text[b].isspace() and b - end < 40:
             b += 1
-        nested = any(a <= s and e <= b for s, e in edit_spans)
-        what = "nested or broken markup" if nested else "markup that is not [original]{correction}<tags>"
-        problems.append((_line(text, start, first_line),
-                         f"{what} kept as text: {text[a:b]!r}"))
+        what = "nested or broken markup" if _inside(a, b, starts, edit_spans) \
+            else "markup that is not [original]{correction}<tags>"
+        line += text.count("\n", counted, start)
+        counted = start
+        problems.append((line, f"{what} kept as text: {text[a:b]!r}"))
         i = j
     return problems
+
+
+def _inside(a: int, b: int, starts: list[int], edit_spans: list[tuple[int, int]]) -> bool:
+    """True when a well-formed edit lies within ``[a, b)``."""
+    k = bisect.bisect_left(starts, a)
+    return k < len(starts) and edit_spans[k][1] <= b
+
+
+def _around(text: str, opening: int, end: int, closing: int, starts: list[int],
+            edit_spans: list[tuple[int, int]]) -> bool:
+    """True when a stray ``[`` at ``opening`` (its piece so far ending at ``end``, on one
+    line) and a stray ``]`` at ``closing`` on the same line enclose a well-formed edit:
+    nested markup, reported as one piece."""
+    return text[opening] == "[" and text[closing] == "]" \
+        and "\n" not in text[end:closing] and _inside(opening + 1, closing, starts, edit_spans)
 
 
 def edit_lines(text: str, first_line: int = 1) -> list[int]:
@@ -208,13 +227,6 @@ def edit_lines(text: str, first_line: int = 1) -> list[int]:
             counted = m.start()
             lines.append(line)
     return lines
-
-
-def _around(text: str, opening: int, closing: int, edit_spans: list[tuple[int, int]]) -> bool:
-    """True when a stray ``[`` at ``opening`` and a stray ``]`` at ``closing`` on the same
-    line enclose a well-formed edit: nested markup, reported as one piece."""
-    return text[opening] == "[" and text[closing] == "]" and "\n" not in text[opening:closing] \
-        and any(opening < s and e <= closing for s, e in edit_spans)
 
 
 def parse(text: str, *, id: str | None = None, annotator: int = 0, name: str = "<string>",
