@@ -176,7 +176,7 @@ TEXT_FORMATS = ("parallel", "tsv", "nlpcc", "cherrant", "multigec")
 """The plain-text formats :func:`validate` checks."""
 
 FORMATS = ("m2", "jfleg", "hoo2011", "hoo2012", "ixml", "nucle", "bea", "conll", "uagec") + TEXT_FORMATS
-FORMATS += ("geccc", "seeda-edits")
+FORMATS += ("geccc", "seeda-edits", "cowsl2h")
 """The formats :func:`validate` checks."""
 
 
@@ -255,6 +255,9 @@ def validate(source: Source, format: str = "m2") -> Iterator[Problem]:
         return
     if format == "uagec":
         yield from (replace(p, unit="document") for p in _validate_uagec(source))
+        return
+    if format == "cowsl2h":
+        yield from (replace(p, unit="document") for p in _validate_cowsl2h(source))
         return
     if format in TEXT_FORMATS:
         yield from _validate_text(source, format)
@@ -477,6 +480,43 @@ def _validate_uagec(source: str | os.PathLike[str]) -> Iterator[Problem]:
         yield from check_document(document, str(file), number, lines)
 
 
+def _validate_cowsl2h(source: str | os.PathLike[str]) -> Iterator[Problem]:
+    """Check COWSL2H annotated essays (one file, a corpus folder file by file, or a CSV
+    dump row by row): broken markup kept as text (``syntax``, one per piece, on its line)
+    and the document checks (:func:`check_document`) of each file's edits."""
+    import re
+    from pathlib import Path
+
+    from gecformats.formats import cowsl2h
+
+    path = Path(os.fspath(source))
+
+    def files() -> Iterator[tuple[Document, str | None, str]]:
+        if path.suffix.lower() == ".csv" and not path.is_dir():
+            yield from ((d, None, str(path)) for d in cowsl2h.read_csv(path))
+            return
+        for file in cowsl2h.annotated_files(path) if path.is_dir() else [path]:
+            raw = file.read_bytes().decode("utf-8", "replace")
+            raw = raw.replace("\r\n", "\n").replace("\r", "\n").removeprefix("\ufeff")
+            yield cowsl2h.read_file(file), raw, str(file)
+
+    number = 0
+    try:
+        for number, (document, raw, name) in enumerate(files(), 1):
+            for problem in document.meta.get(cowsl2h.PROBLEMS, "").split("\n"):
+                found = re.fullmatch(r"(.*):([0-9]+): (.*)", problem, re.S)
+                if found is not None:
+                    yield Problem(found.group(1), int(found.group(2)), number, "syntax",
+                                  found.group(3))
+            for annotator in sorted({e.annotator for e in document.edits}):
+                mine = document.replace(edits=tuple(e for e in document.edits
+                                                    if e.annotator == annotator))
+                lines = cowsl2h.edit_lines(raw) if raw is not None else None
+                yield from check_document(mine, name, number, lines)
+    except GecFormatError as error:
+        yield Problem(error.file or str(path), error.line, number + 1, error.kind, error.message)
+
+
 def check_document(
     document: Document,
     file: str,
@@ -507,6 +547,7 @@ def check_document(
 
     seen: dict[tuple[int, int, tuple[tuple[str, ...], ...]], int] = {}
     in_range: list[tuple[int, Edit]] = []
+    max_end = 0  # the furthest end of the edits in range so far (edits in text order: linear)
     for i, edit in enumerate(document.edits):
         line = lines[i] if i < len(lines) else None
         index = edit.get_meta("hoo.index")
@@ -545,6 +586,10 @@ def check_document(
                 report(line, i, "identity-edit", f"{what} {change}"
                        + (f" (type {edit.type})" if edit.type else ""))
                 break
+        if edit.start >= max_end:  # starts where every earlier edit has ended: no overlap
+            max_end = edit.end
+            in_range.append((i, edit))
+            continue
         for j, other in in_range:
             if overlapping(edit, other):
                 other_line = lines[j] if j < len(lines) else None
@@ -554,6 +599,7 @@ def check_document(
                        + f"({other.start}-{other.end})"
                        + (f" of line {other_line}" if other_line else ""))
                 break
+        max_end = max(max_end, edit.end)
         in_range.append((i, edit))
     found.sort(key=lambda item: (item[0], item[1]))
     for _, _, problem in found:

@@ -340,6 +340,8 @@ TARGETS = [
         ["validate", "{in}", "--from", "uagec"],
         ["convert", "{in}", "{out}.m2", "--from", "uagec", "--tokenizer", "unicode"],
         ["convert", "{in}", "{out}", "--from", "uagec", "--to", "uagec"]]),
+    Target("cowsl2h", "cowsl2h/famous/F17/annotated", [["validate", "{in}", "--from", "cowsl2h"], ["convert", "{in}", "{out}.m2", "--from", "cowsl2h", "--tokenizer", "unicode"], ["convert", "{in}", "{out}", "--from", "cowsl2h", "--to", "cowsl2h"]]),
+    Target("cowsl2h-csv", "cowsl2h/famous.F17.csv", [["validate", "{in}", "--from", "cowsl2h"], ["convert", "{in}", "{out}.m2", "--from", "cowsl2h", "--tokenizer", "unicode"]], ".csv"),
     Target("m2-uagec", "uagec/sample.m2", M2_COMMANDS[:5] + [
         ["convert", "{in}", "{out}", "--to", "uagec", "--tokenizer", "unicode"]], ".m2"),
     Target("geccc", "geccc", [["validate", "{in}/paragraph.m2", "--from", "geccc"], ["stats", "{in}/paragraph.m2", "--from", "geccc"], ["convert", "{in}/paragraph.m2", "{out}", "--from", "geccc", "--to", "geccc"], ["convert", "{in}/paragraph.m2", "{out}", "--from", "geccc", "--to", "parallel"]]),

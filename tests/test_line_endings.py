@@ -52,6 +52,7 @@ CASES: dict[str, tuple[str, dict[str, Any], list[str]]] = {
     "seeda-edits": ("seeda", {"source": "{in}"}, ["{in}", "--from", "seeda-edits"]),
     "uagec": ("uagec", {"source": "{in}/annotated"},
               ["{in}/annotated", "--from", "uagec", "--tokenizer", "unicode"]),
+    "cowsl2h": ("cowsl2h", {"source": "{in}/famous/F17"}, ["{in}/famous/F17", "--from", "cowsl2h", "--tokenizer", "unicode"]),
 }
 
 ENDS = {"crlf": b"\r\n", "cr": b"\r"}

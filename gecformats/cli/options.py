@@ -117,7 +117,7 @@ class TextOrJson(str, Enum):
     json = "json"
 
 
-FORMAT_HELP = f"Format name ({', '.join(formats.FORMATS)}); inferred from the suffix if omitted."
+FORMAT_HELP = ", ".join(formats.FORMATS)  # (default: by suffix or first line; the list fills the lines)
 
 FromOpt = Annotated[Optional[str], typer.Option("--from", help=FORMAT_HELP)]
 """``--from FORMAT``: the input's format (default: from its suffix or first line)."""

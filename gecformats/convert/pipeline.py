@@ -140,6 +140,8 @@ def convert(
             reader.read(f, **read_options) for f in files)
     else:
         raw = iter(reader.read(source, **read_options))
+    reading = Report()
+    raw = _noting_problems(raw, reading)
     items: Iterable[Any] = raw
     conversion: ConversionReport | ExtractionReport | None = None
     units = (reader.UNIT, writer.UNIT)
@@ -297,7 +299,24 @@ def convert(
                           source) from None
     if report.conversion is None:  # a per-input sharded run brings its merged report
         report.conversion = conversion
+    report.notes.merge(reading.notes)
     return report
+
+
+READING_PROBLEMS = "reading problems: broken markup kept as text (gecformats validate lists each)"
+"""How :func:`convert` notes the reading problems a reader left in an item's
+``meta["reading.problems"]`` (COWSL2H's broken markup)."""
+
+
+def _noting_problems(items: Iterator[Any], reading: Report) -> Iterator[Any]:
+    """``items``, noting in ``reading`` the ``FILE:LINE: ...`` reading problems each one
+    carries in ``meta["reading.problems"]``."""
+    for item in items:
+        problems = getattr(item, "meta", {}).get("reading.problems")
+        if problems:
+            for line in problems.split("\n"):
+                reading.note(READING_PROBLEMS, line)
+        yield item
 
 
 def _unwritable(writer: Any, number: int, message: str, source: Source) -> GecFormatError:

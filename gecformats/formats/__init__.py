@@ -47,7 +47,7 @@ NAMES = ("m2", "hoo2011", "hoo2012", "ixml", "nucle", "bea", "parallel", "tsv", 
          "cherrant", "c4edits", "fce", "conll")
 """The format names; each is the name of its module in this package (``-`` as ``_``)."""
 NAMES += ("jfleg", "multigec")
-NAMES += ("geccc", "seeda-edits")
+NAMES += ("geccc", "seeda-edits", "cowsl2h")
 
 
 class _Registry(Mapping[str, Format]):
