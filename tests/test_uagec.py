@@ -200,3 +200,15 @@ def test_corpus_unicode_tokenizer_agreement_with_stanza() -> None:
             same += [t.text for t in tok.tokenize(raw)] == gold.split()
     print(f"unicode tokenizer = Stanza (UA-GEC *-tokenized): {same}/{total} = {same / total:.1%}")
     assert total > 4000 and same / total > 0.93
+
+
+def test_m2_headers_survive_shards(tmp_path: Path) -> None:
+    """Fuzz case (m2-uagec, shards twin, seed 296202086): a part that began inside a
+    document wrote the document's header again; the parts joined are the plain output."""
+    plain = tmp_path / "plain.m2"
+    convert(FIXTURES / "sample.m2", plain)
+    for shards in (2, 3):
+        out = tmp_path / f"s{shards}"
+        convert(FIXTURES / "sample.m2", out, to_format="m2", shards=shards)
+        joined = "".join(p.read_text(encoding="utf-8") for p in sorted(out.glob("part-*.m2")))
+        assert joined == plain.read_text(encoding="utf-8")

@@ -118,7 +118,8 @@ DOCUMENT_META = "document"
 tokens conversion names a sentence's document)."""
 HEADER_META = "m2.document_header"
 """``Sentence.meta`` key of the annotators (comma-separated) of the noop lines of the
-``S # NNNN`` header block of a UA-GEC M2 sentence's document."""
+``S # NNNN`` header block of a UA-GEC M2 document, on its first sentence (the writer writes
+the header before each sentence that has it)."""
 
 
 def document_header(sentence: Sentence) -> str | None:
@@ -137,8 +138,8 @@ def _documents(blocks: Iterator[tuple[int, int, Sentence, dict[int, list[int]]]]
     """The UA-GEC M2 dialect: when the file's first block is a document header
     (:func:`document_header`), every header block is a document boundary, not a sentence:
     it is left out, and each sentence after it carries the document id and the header's
-    annotators in its ``meta`` (:data:`DOCUMENT_META`, :data:`HEADER_META`), from which
-    :func:`write` writes the header back.  Otherwise blocks pass unchanged (a sentence
+    annotators in its ``meta`` (:data:`DOCUMENT_META`; :data:`HEADER_META` on the
+    document's first sentence only), from which :func:`write` writes the header back.  Otherwise blocks pass unchanged (a sentence
     ``S # 2019`` in another file stays a sentence)."""
     dialect: bool | None = None
     meta: dict[str, str] = {}
@@ -153,6 +154,9 @@ def _documents(blocks: Iterator[tuple[int, int, Sentence, dict[int, list[int]]]]
         if meta:
             sentence = Sentence(sentence.source, sentence.annotators, sentence.id,
                                 {**sentence.meta, **meta}, sentence.targets)
+            # the header goes with the document's first sentence only, so that a writer
+            # given the sentences in parts (--shards) writes it once, where it was
+            meta = {DOCUMENT_META: meta[DOCUMENT_META]}
             yield block[0], block[1], sentence, block[3]
         else:
             yield block
@@ -565,12 +569,10 @@ def _write(
 ) -> None:
     check_options(deletion, targets)
     n = 0
-    document: str | None = None
     for n, sentence in enumerate(sentences, 1):
         header = sentence.meta.get(HEADER_META)
-        if header is not None and sentence.meta.get(DOCUMENT_META) != document:
-            document = sentence.meta.get(DOCUMENT_META)
-            fh.write(format_header(document or "", header))
+        if header is not None:
+            fh.write(format_header(sentence.meta.get(DOCUMENT_META) or "", header))
         fh.write(format_sentence(sentence, deletion=deletion, targets=targets, report=report, number=n))
     report.sentences = n
 
