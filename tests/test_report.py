@@ -249,3 +249,46 @@ def test_conll14_report_is_exact_and_small(tmp_path: Path) -> None:
     check_heatmap(html, data, scores)
     check_overview(html, scores)
     assert out.stat().st_size <= 10_000_000
+
+
+def test_errant_categories_across_systems(tmp_path: Path) -> None:
+    """With --metric errant --cat 2 the overview has ERRANT's recall per category, its
+    counts those of score's categories for each system."""
+    gold = FIXTURES / "m2" / "errant.m2"
+    out = tmp_path / "r.html"
+    done = gecformats("report", gold, gold, "--gold", gold, "-o", out, "--metric", "errant",
+                      "--cat", "2", "-q")
+    assert done.returncode == 0, done.stderr
+    html = out.read_text(encoding="utf-8")
+    assert 'id="errant-heatmap"' in html and "--cat 2" in html
+    scored = gecformats("score", gold, "--gold", gold, "--metric", "errant", "--cat", "2",
+                        "--format", "json")
+    cats = json.loads(scored.stdout)["categories"]
+    for category, counts in cats.items():
+        tp, fn = counts["tp"], counts["fn"]
+        assert f'data-category="{category}" data-system="0"' in html
+        assert f"{category} · errant.m2: {tp} of {tp + fn} reference edits matched" in html \
+            or f"{category} · {gold}: {tp} of {tp + fn} reference edits matched" in html
+    plain = tmp_path / "p.html"
+    assert gecformats("report", gold, "--gold", gold, "-o", plain, "-q").returncode == 0
+    assert 'id="errant-heatmap"' not in plain.read_text(encoding="utf-8")
+
+
+def test_text_references_as_the_gold(tmp_path: Path) -> None:
+    """--source/--ref, as score takes them: the gold extracted from text references."""
+    files = {}
+    for name, text in (("src", "He go to school .\nShe like apple .\n"),
+                       ("ref", "He goes to school .\nShe likes apples .\n"),
+                       ("hyp", "He goes to school .\nShe like apples .\n")):
+        files[name] = tmp_path / name
+        files[name].write_text(text, encoding="utf-8")
+    out = tmp_path / "r.html"
+    done = gecformats("report", files["hyp"], "--source", files["src"], "--ref", files["ref"],
+                      "-o", out, "-q")
+    assert done.returncode == 0, done.stderr
+    data = page_data(out.read_text(encoding="utf-8"))
+    scored = json.loads(gecformats("score", files["hyp"], "--source", files["src"], "--ref",
+                                   files["ref"], "--format", "json").stdout)
+    assert data["totals"] == [[scored["correct"], scored["proposed"], scored["gold"]]] \
+        == [[1, 2, 2]]  # "like apple" → "likes apples" is one gold edit
+    assert "gold:extracted-lcs" in out.read_text(encoding="utf-8")

@@ -15,18 +15,19 @@ from typing import Annotated, Any, Optional
 import typer
 
 from gecformats.cli import app, progress_bar, user_errors
-from gecformats.cli.options import JobsOpt
-from gecformats.cli.score import (BetaOpt, CiOpt, CorrectionOpt, HypothesesArg,
-                                  IgnoreWsOpt, MaxEdgesOpt, MaxUnchangedOpt, MetricOpt,
-                                  PairedArOpt, PairedBsOpt, QuietOpt, ResamplesOpt, SeedOpt,
-                                  StrictOpt, TokenizeOpt, TrialsOpt)
+from gecformats.cli.options import JobsOpt, SpacyModelOpt
+from gecformats.cli.score import (BetaOpt, CatOpt, CiOpt, CorrectionOpt, ExtractorOpt,
+                                  HypothesesArg, IgnoreWsOpt, MaxEdgesOpt, MaxUnchangedOpt,
+                                  MetricOpt, PairedArOpt, PairedBsOpt, QuietOpt, RefOpt,
+                                  ResamplesOpt, SeedOpt, SourceOpt, StrictOpt, TokenizeOpt,
+                                  TrialsOpt)
 
 OutputOpt = Annotated[str, typer.Option(
     "--output", "-o", metavar="FILE.html", help="The HTML file to write (one file: styles, "
     "script and data inline).")]
-GoldOpt = Annotated[str, typer.Option(
+GoldOpt = Annotated[Optional[str], typer.Option(
     "--gold", metavar="GOLD.m2", help="The gold file (M2, or another token-level format "
-    "its name tells: I-measure XML, CoNLL).")]
+    "its name tells: I-measure XML, CoNLL). Or --source and --ref.")]
 TitleOpt = Annotated[Optional[str], typer.Option(
     "--title", help="The page's title (default: the gold's file name).")]
 
@@ -36,18 +37,20 @@ _OWN = {"output", "title"}
 
 @app.command()
 def report(
-    ctx: typer.Context, hypotheses: HypothesesArg, output: OutputOpt, gold: GoldOpt,
-    title: TitleOpt = None, metric: MetricOpt = None, tokenize: TokenizeOpt = None,
+    ctx: typer.Context, hypotheses: HypothesesArg, output: OutputOpt, gold: GoldOpt = None,
+    source: SourceOpt = None, ref: RefOpt = None, title: TitleOpt = None, metric: MetricOpt = None, tokenize: TokenizeOpt = None,
     strict: StrictOpt = False, quiet: QuietOpt = False, beta: BetaOpt = None,
     max_unchanged_words: MaxUnchangedOpt = None, ignore_whitespace_casing: IgnoreWsOpt = False,
     max_edges: MaxEdgesOpt = None, ci: CiOpt = False, paired_bs: PairedBsOpt = False,
     paired_ar: PairedArOpt = False, resamples: ResamplesOpt = 1000, trials: TrialsOpt = 10000,
     seed: SeedOpt = 12345, correction: CorrectionOpt = None, jobs: JobsOpt = 1,
+    cat: CatOpt = None, extractor: ExtractorOpt = None, spacy_model: SpacyModelOpt = None,
 ) -> None:
     """Write an HTML error-analysis report of system outputs against an M2 gold file: the
     systems table and recall per gold type across systems, then every sentence with each
     system's edits from the exact M2 search, credited (TP), not credited (FP) and the gold
-    edits missed (FN), with filters and a side-by-side view.
+    edits missed (FN), with filters and a side-by-side view. With --metric errant --cat N,
+    ERRANT's recall per category across systems too.
 
     Every count equals `score`'s. The page needs no network; its overview works without
     JavaScript. Exit status: 0 written, 1 bad input data, 2 bad usage.
@@ -58,12 +61,13 @@ def report(
 
 
 report.help_sections = [  # type: ignore[attr-defined]
-    ("Inputs and output", ["gold", "output", "title", "metric", "tokenize", "strict", "quiet",
+    ("Inputs and output", ["gold", "source", "ref", "output", "title", "metric", "tokenize", "strict", "quiet",
                            "jobs"]),
     ("Intervals and tests (every metric)", ["ci", "paired_bs", "paired_ar", "resamples",
                                             "trials", "seed", "correction"]),
     ("M2 (the sentences view)", ["beta", "max_unchanged_words", "ignore_whitespace_casing",
                                  "max_edges"]),
+    ("ERRANT (--metric errant)", ["cat", "extractor", "spacy_model"]),
 ]
 
 

@@ -35,6 +35,9 @@ class ReportData:
     table: list[dict[str, Any]]
     heatmap: dict[str, Any]
     payload: dict[str, Any]
+    errant_heatmap: dict[str, Any] | None = None
+    """ERRANT's categories across systems when ``--metric errant --cat N`` was asked for
+    (:func:`errant_heatmap`), else ``None``."""
 
 
 def report_request(request: Any) -> Any:
@@ -72,8 +75,11 @@ def build_report(request: Any, progress: Callable[[int], None] | None = None) ->
     outcome = run_score(request, progress)
     run = outcome.evaluation
     m2 = next(i for i, m in enumerate(run.metrics) if m.name == "m2")
+    errant = next((i for i, m in enumerate(run.metrics)
+                   if m.name == "errant" and m.cat is not None), None)
     return ReportData(outcome, m2, systems_table(run, outcome.significance, request.resampling),
-                      heatmap(run, m2), payload(run, m2))
+                      heatmap(run, m2), payload(run, m2),
+                      errant_heatmap(run, errant) if errant is not None else None)
 
 
 def systems_table(run: Any, significance: Any, settings: Any) -> list[dict[str, Any]]:
@@ -105,6 +111,25 @@ def heatmap(run: Any, m: int) -> dict[str, Any]:
     cells = [[(t.matched.get(kind, 0), t.gold.get(kind, 0)) for t in tables] for kind in types]
     return {"types": types, "systems": list(run.names), "cells": cells,
             "unmatched": [t.unmatched for t in tables]}
+
+
+def errant_heatmap(run: Any, m: int) -> dict[str, Any]:
+    """ERRANT's categories at the metric's ``--cat`` level across systems, in the shape of
+    :func:`heatmap`: ``cells[t][s] = (tp, tp + fn)`` of category ``t`` (recall, as
+    ``errant_compare -cat`` counts it) and ``unmatched[s]`` the system's false positives
+    of every category; plus ``cat`` and ``fp`` (``fp[t][s]``)."""
+    tables = [t.extra.get("categories", {}) for t in run.totals[m]]
+    totals: dict[str, int] = {}
+    for table in tables:
+        for kind, (tp, _fp, fn) in table.items():
+            totals[kind] = totals.get(kind, 0) + tp + fn
+    types = sorted(totals, key=lambda k: (-totals[k], k))
+    cells = [[(t.get(kind, (0, 0, 0))[0], t.get(kind, (0, 0, 0))[0] + t.get(kind, (0, 0, 0))[2])
+              for t in tables] for kind in types]
+    fp = [[t.get(kind, (0, 0, 0))[1] for t in tables] for kind in types]
+    return {"types": types, "systems": list(run.names), "cells": cells, "fp": fp,
+            "unmatched": [sum(v[1] for v in t.values()) for t in tables],
+            "cat": run.metrics[m].cat}
 
 
 def payload(run: Any, m: int) -> dict[str, Any]:

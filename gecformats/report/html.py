@@ -32,9 +32,9 @@ def data_json(payload: dict[str, Any]) -> str:
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def heatmap_svg_cells(heatmap: dict[str, Any]) -> dict[str, Any]:
+def heatmap_svg_cells(heatmap: dict[str, Any], unit: str = "gold edits") -> dict[str, Any]:
     """The heatmap's geometry for the template: width, height, and per cell its position,
-    fill, text and hover title."""
+    fill, text and hover title (``unit``: what the counts count)."""
     systems, types = heatmap["systems"], heatmap["types"]
     cells = []
     for t, kind in enumerate(types):
@@ -45,7 +45,7 @@ def heatmap_svg_cells(heatmap: dict[str, Any]) -> dict[str, Any]:
                 "x": LABEL_WIDTH + s * CELL_WIDTH, "y": HEAD_HEIGHT + t * CELL_HEIGHT,
                 "fill": _colour(recall), "dark": recall is not None and recall > 0.55,
                 "text": f"{matched}/{gold}", "type": t, "system": s,
-                "title": f"{kind} · {system}: {matched} of {gold} gold edits matched"
+                "title": f"{kind} · {system}: {matched} of {gold} {unit} matched"
                          + (f" (recall {recall:.2f})" if recall is not None else "")})
     return {"width": LABEL_WIDTH + len(systems) * CELL_WIDTH + 4,
             "height": HEAD_HEIGHT + len(types) * CELL_HEIGHT + 4, "cells": cells,
@@ -84,6 +84,9 @@ def render_html(report: ReportData, title: str = "GEC error analysis",
         title=title, command=command, version=__version__, systems=list(run.names),
         sentences=run.sentences, table=report.table, heatmap=report.heatmap,
         svg=heatmap_svg_cells(report.heatmap), warnings=report.outcome.warnings,
+        errant=report.errant_heatmap,
+        errant_svg=heatmap_svg_cells(report.errant_heatmap, "reference edits")
+        if report.errant_heatmap is not None else None,
         css=Markup(_asset("report.css")),
         script=Markup(_asset("report.js")),
         data=Markup(data_json(report.payload)))
