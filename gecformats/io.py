@@ -225,6 +225,22 @@ class _CheckedGzip(io.RawIOBase):
                                  self._name) from None
 
 
+def decode_utf8(data: bytes, name: str) -> str:
+    """A whole file's bytes as strict UTF-8, keeping everything (a BOM included).
+
+    Raises:
+        GecFormatError: invalid UTF-8, named by line and byte within the line as the
+            streaming readers name it (the same in a file's CRLF twin).
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise GecFormatError(f"not valid UTF-8 (byte {column} of the line)", name,
+                             line) from None
+
+
 def _decode_error(source: Source, name: str, exc: UnicodeDecodeError) -> GecFormatError:
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
         with open_binary(source) as fh:

@@ -254,3 +254,19 @@ def test_corpus_csv_reads_the_files_annotations() -> None:
             matched += _unquote(d.text) in files.get((d.id or "", d.meta["cowsl2h.layer"]), ())
     print(f"COWSL2H CSV documents whose original is a file's: {matched}/{rows}")
     assert rows > 500 and matched / rows > 0.9
+
+
+def test_a_utf8_error_is_named_alike_in_the_crlf_twin(tmp_path: Path) -> None:
+    """Fuzz case (cowsl2h-csv, flip, seed 388949079): the error named the byte offset in
+    the file, which differs in its CRLF twin; now the line and the byte within it."""
+    from gecformats.errors import GecFormatError
+    from gecformats.formats import cowsl2h
+
+    messages = []
+    for end in (b"\n", b"\r\n"):
+        path = tmp_path / f"essay{len(end)}.txt"
+        path.write_bytes(b"Hola [amigo]{amiga}<ga:noun> ." + end + b"Muy bien \xff ." + end)
+        with pytest.raises(GecFormatError) as caught:
+            list(cowsl2h.read(path))
+        messages.append((caught.value.line, caught.value.message))
+    assert messages[0] == messages[1] == (2, "not valid UTF-8 (byte 10 of the line)")

@@ -57,7 +57,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from gecformats.errors import GecFormatError
-from gecformats.io import atomic_directory, atomic_output
+from gecformats.io import atomic_directory, atomic_output, decode_utf8
 from gecformats.model import Document, Edit, make_edit
 from gecformats.report import Report
 
@@ -243,12 +243,7 @@ def parse(text: str, *, id: str | None = None, annotator: int = 0, name: str = "
 
 
 def _decode(data: bytes, name: str) -> str:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise GecFormatError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", name,
-                             line) from None
+    text = decode_utf8(data, name)
     if len(text) > MAX_DOCUMENT:
         raise GecFormatError(f"more than {MAX_DOCUMENT:,} characters", name, None, "too-large")
     # CRLF and a lone CR read as LF, as every gecformats reader does (COWSL2H's files are LF)

@@ -70,7 +70,7 @@ from gecformats.formats._hoo import (GOLD_SUFFIX, EditMeta, check_id, companion,
                                      extra_attributes, format_attributes, offset_attribute,
                                      original_xml, pair_files, read_children, read_limited,
                                      report_edit_losses)
-from gecformats.io import atomic_directory, atomic_output
+from gecformats.io import atomic_directory, atomic_output, decode_utf8
 from gecformats.model import Document, Edit, make_edit
 from gecformats.report import Report
 
@@ -185,12 +185,7 @@ def decode_text(data: bytes, name: str) -> str:
     Raises:
         GecFormatError: invalid UTF-8 (the file and line are named).
     """
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise GecFormatError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", name,
-                             line) from None
+    return decode_utf8(data, name)
 
 
 def _byte_to_char(text: str, nbytes: int) -> list[int] | None:

@@ -55,7 +55,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from gecformats.errors import GecFormatError
-from gecformats.io import atomic_directory, atomic_output
+from gecformats.io import atomic_directory, atomic_output, decode_utf8
 from gecformats.model import MAX_ANNOTATORS, Document, Edit, make_edit
 from gecformats.report import Report
 
@@ -258,14 +258,7 @@ def read_file(path: str | os.PathLike[str]) -> Document:
                              "(--from conll)", name)
     with open(name, "rb") as fh:
         data = fh.read(MAX_DOCUMENT * 4 + 1)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        # the byte within its line: the same in a file's CRLF twin
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise GecFormatError(f"not valid UTF-8 ({exc.reason} at byte {column} of the line)", name,
-                             line) from None
+    text = decode_utf8(data, name)
     if len(text) > MAX_DOCUMENT:
         raise GecFormatError(f"more than {MAX_DOCUMENT:,} characters", name, None, "too-large")
     # CRLF and a lone CR read as LF, as every gecformats reader does (UA-GEC's files are LF)
