@@ -57,6 +57,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from gecformats.errors import GecFormatError
+from gecformats.formats._inline import (annotators, chosen_annotator, report_losses,
+                                        same_text_groups)
 from gecformats.io import atomic_directory, atomic_output, decode_utf8
 from gecformats.model import Document, Edit, make_edit
 from gecformats.report import Report
@@ -377,15 +379,7 @@ def merge(documents: list[Document]) -> Iterator[Document]:
     Raises:
         GecFormatError: two documents of the same annotator.
     """
-    groups: list[list[Document]] = []
-    for document in documents:
-        for group in groups:
-            if group[0].text == document.text:
-                group.append(document)
-                break
-        else:
-            groups.append([document])
-    for group in groups:
+    for group in same_text_groups(documents):
         if len(group) == 1:
             yield group[0]
             continue
@@ -478,14 +472,6 @@ def _row_documents(row: list[str], columns: dict[int, tuple[str, int]], at: dict
 # writing
 
 
-def annotators(document: Document) -> list[int]:
-    """The annotator ids of a document (``meta["annotators"]``, else its edits'; ``[0]``)."""
-    listed = document.meta.get("annotators")
-    if listed:
-        return [int(a) for a in listed.split(",")]
-    return sorted({e.annotator for e in document.edits}) or [0]
-
-
 def dumps(document: Document, annotator: int | None = None) -> str:
     """The annotated text of one annotator of ``document`` (without a byte-order mark).
 
@@ -499,11 +485,7 @@ def dumps(document: Document, annotator: int | None = None) -> str:
             alternative corrections, markup characters in an edit, a detection-only edit
             on anything but one whole word, or text that would read as markup.
     """
-    ids = annotators(document)
-    if annotator is None:
-        if len(ids) > 1:
-            raise ValueError(f"document {document.id}: {len(ids)} annotators; name one")
-        annotator = ids[0]
+    annotator = chosen_annotator(document, annotator)
     edits = sorted((e for e in document.edits if e.annotator == annotator),
                    key=lambda e: (e.start, e.end > e.start))
     text = document.text
@@ -579,7 +561,7 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str]) -> Report
             for document in documents:
                 if report.sentences:
                     raise ValueError(f"{name}: one .txt file holds one essay; write to a folder")
-                _losses(document, report)
+                report_losses(document, report)
                 k = annotators(document)
                 fh.write(("\ufeff" if document.meta.get(f"cowsl2h.bom.{k[0]}") else "")
                          + dumps(document))
@@ -588,7 +570,7 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str]) -> Report
     with atomic_directory(dest) as tmp:
         seen: set[str] = set()
         for n, document in enumerate(documents, 1):
-            _losses(document, report)
+            report_losses(document, report)
             for k in annotators(document):
                 file = _file_name(document, k, n)
                 parts = Path(file).parts
@@ -604,15 +586,3 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str]) -> Report
                 report.sentences += 1
     return report
 
-
-def _losses(document: Document, report: Report) -> None:
-    """Report what COWSL2H annotated text has no place for."""
-    where = f"document {document.id}"
-    if document.breaks:
-        report.drop("paragraph breaks", where, len(document.breaks))
-    optional = sum(not e.required for e in document.edits)
-    if optional:
-        report.drop("OPTIONAL marks (written as required edits)", where, optional)
-    comments = sum(e.comment not in ("-NONE-", "") for e in document.edits)
-    if comments:
-        report.drop("edit comments", where, comments)

@@ -55,6 +55,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from gecformats.errors import GecFormatError
+from gecformats.formats._inline import (annotators, chosen_annotator, report_losses,
+                                        same_text_groups)
 from gecformats.io import atomic_directory, atomic_output, decode_utf8
 from gecformats.model import MAX_ANNOTATORS, Document, Edit, make_edit
 from gecformats.report import Report
@@ -312,15 +314,7 @@ def merge(documents: Sequence[Document]) -> Iterator[Document]:
     if len(documents) <= 1:
         yield from documents
         return
-    groups: list[list[Document]] = []
-    for document in documents:
-        for group in groups:
-            if group[0].text == document.text:
-                group.append(document)
-                break
-        else:
-            groups.append([document])
-    for group in groups:
+    for group in same_text_groups(documents):
         ids = [a for d in group for a in d.meta.get("annotators", "0").split(",")]
         if len(set(ids)) != len(ids):
             raise GecFormatError(f"document {group[0].id}: annotator files of the same "
@@ -337,14 +331,6 @@ def merge(documents: Sequence[Document]) -> Iterator[Document]:
 # writing
 
 
-def annotators(document: Document) -> list[int]:
-    """The annotator ids of a document (``meta["annotators"]``, else its edits'; ``[0]``)."""
-    listed = document.meta.get("annotators")
-    if listed:
-        return [int(a) for a in listed.split(",")]
-    return sorted({e.annotator for e in document.edits}) or [0]
-
-
 def dumps(document: Document, annotator: int | None = None) -> str:
     """The annotated text of one annotator of ``document``.
 
@@ -357,11 +343,7 @@ def dumps(document: Document, annotator: int | None = None) -> str:
             written so that it reads back the same (overlapping edits, edits out of range,
             a literal ``\\n``, or text that would read as an annotation).
     """
-    ids = annotators(document)
-    if annotator is None:
-        if len(ids) > 1:
-            raise ValueError(f"document {document.id}: {len(ids)} annotators; name one")
-        annotator = ids[0]
+    annotator = chosen_annotator(document, annotator)
     edits = sorted((e for e in document.edits if e.annotator == annotator),
                    key=lambda e: (e.start, e.end))
     text = document.text
@@ -440,7 +422,7 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str]) -> Report
                 if written > 1:
                     raise ValueError(f"{name}: one .ann file holds one document; write to a "
                                      "folder")
-                _losses(document, report)
+                report_losses(document, report)
                 fh.write(dumps(document))
         report.sentences = written
         return report
@@ -450,7 +432,7 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str]) -> Report
             id = document.id if document.id is not None else f"{n:04d}"
             if not id or "/" in id or "\\" in id or id in (".", ".."):
                 raise ValueError(f"document id {id!r} is not a plain file name")
-            _losses(document, report)
+            report_losses(document, report)
             for k in annotators(document):
                 file = f"{id}.a{k + 1}.ann"
                 if file in seen:
@@ -461,15 +443,3 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str]) -> Report
                 report.sentences += 1
     return report
 
-
-def _losses(document: Document, report: Report) -> None:
-    """Report what UA-GEC annotated text has no place for."""
-    where = f"document {document.id}"
-    if document.breaks:
-        report.drop("paragraph breaks", where, len(document.breaks))
-    optional = sum(not e.required for e in document.edits)
-    if optional:
-        report.drop("OPTIONAL marks (written as required edits)", where, optional)
-    comments = sum(e.comment not in ("-NONE-", "") for e in document.edits)
-    if comments:
-        report.drop("edit comments", where, comments)

@@ -1,0 +1,60 @@
+"""What the inline-annotation formats (UA-GEC ``.ann``, COWSL2H) share: one file holds one
+annotator's edits of a document, so a writer picks the annotator to write."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from gecformats.model import Document
+from gecformats.report import Report
+
+
+def annotators(document: Document) -> list[int]:
+    """The annotator ids of a document (``meta["annotators"]``, else its edits'; ``[0]``)."""
+    listed = document.meta.get("annotators")
+    if listed:
+        return [int(a) for a in listed.split(",")]
+    return sorted({e.annotator for e in document.edits}) or [0]
+
+
+def chosen_annotator(document: Document, annotator: int | None) -> int:
+    """``annotator``, or the document's only annotator when it is ``None``.
+
+    Raises:
+        ValueError: several annotators and none named.
+    """
+    if annotator is not None:
+        return annotator
+    ids = annotators(document)
+    if len(ids) > 1:
+        raise ValueError(f"document {document.id}: {len(ids)} annotators; name one")
+    return ids[0]
+
+
+def same_text_groups(documents: Iterable[Document]) -> list[list[Document]]:
+    """``documents`` (the files of one document id, one per annotator) grouped by their
+    original text, in order: a group's annotators merge into one document; files whose
+    originals differ stay documents of their own."""
+    groups: list[list[Document]] = []
+    for document in documents:
+        for group in groups:
+            if group[0].text == document.text:
+                group.append(document)
+                break
+        else:
+            groups.append([document])
+    return groups
+
+
+def report_losses(document: Document, report: Report) -> None:
+    """Report what inline annotated text has no place for: paragraph breaks, OPTIONAL
+    marks, edit comments."""
+    where = f"document {document.id}"
+    if document.breaks:
+        report.drop("paragraph breaks", where, len(document.breaks))
+    optional = sum(not e.required for e in document.edits)
+    if optional:
+        report.drop("OPTIONAL marks (written as required edits)", where, optional)
+    comments = sum(e.comment not in ("-NONE-", "") for e in document.edits)
+    if comments:
+        report.drop("edit comments", where, comments)
