@@ -184,3 +184,54 @@ def test_write_references_beside_the_original(tmp_path: Path) -> None:
 def test_stats_and_validate_cli() -> None:
     assert "sentences     3" in run("stats", ORIG).stdout
     assert run("validate", ORIG).exit_code == 0
+
+
+def test_sentence_unit_carries_the_boundaries_across_the_alignment() -> None:
+    from gecformats.formats.multigec import split_sentences
+    from gecformats.model import Parallel
+
+    essay = Parallel("He go home she go too. It is fine.\nNext line here.",
+                     ("He goes home. She goes too. It is fine.\nNext line here.",
+                      "He went home, she too. It's fine.\nNext line.", None), "7", {})
+    got = [(p.id, p.source, p.references) for p in split_sentences(essay)]
+    assert got == [
+        ("7:s1", "He go home she go too.", ("He goes home. She goes too.", "He went home, she too.", None)),
+        ("7:s2", "It is fine.", ("It is fine.", "It's fine.", None)),
+        ("7:s3", "Next line here.", ("Next line here.", "Next line.", None)),
+    ]
+
+
+def test_sentence_unit_keeps_a_rewritten_boundary_whole() -> None:
+    from gecformats.formats.multigec import split_sentences
+    from gecformats.model import Parallel
+
+    essay = Parallel("I came. Home was far.", ("I came home, far away.",), "3", {})
+    [only] = split_sentences(essay)
+    assert (only.source, only.references, only.meta["multigec.merged"]) == \
+        ("I came. Home was far.", ("I came home, far away.",), "1")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "c.", "d", "E", "f.", "\n"]), min_size=1, max_size=25),
+       st.lists(st.sampled_from(["a", "b", "c.", "d", "E", "f.", "x", "\n"]), max_size=25))
+def test_sentence_unit_covers_every_word(src: list[str], ref: list[str]) -> None:
+    """The sentences' words, in order, are the essay's, and so are each reference's."""
+    from gecformats.formats.multigec import split_sentences
+    from gecformats.model import Parallel
+
+    source, reference = " ".join(src).strip(), " ".join(ref).strip()
+    if not source.split():
+        return
+    items = split_sentences(Parallel(source, (reference,), "1", {}))
+    assert [w for p in items for w in p.source.split()] == source.split()
+    assert [w for p in items for w in (p.references[0] or "").split()] == reference.split()
+
+
+def test_sentence_unit_from_the_command_line(tmp_path: Path) -> None:
+    out = tmp_path / "s.tsv"
+    result = CliRunner().invoke(app, ["convert", str(FIXTURES / "multigec" / "xx-toy-orig-dev.md"),
+                                      str(out), "--from", "multigec", "--unit", "sentence",
+                                      "--ref", str(FIXTURES / "multigec" / "xx-toy-ref1-dev.md")])
+    assert result.exit_code == 0, result.output
+    rows = out.read_text(encoding="utf-8").splitlines()
+    assert len(rows) > 2 and all("\t" in r for r in rows)

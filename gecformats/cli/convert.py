@@ -117,9 +117,9 @@ QuietOpt = Annotated[bool, typer.Option(
 
 
 UnitOpt = Annotated[Optional[str], typer.Option(
-    "--unit", metavar="essay|line|essay-syntok", help="--from multigec: what a sentence is: "
-    "an essay (the default, as the shared task scored), a line, or an essay as syntok "
-    "tokenizes it (README).")]
+    "--unit", metavar="essay|line|sentence|essay-syntok", help="--from multigec: what a "
+    "sentence is: an essay (the default, as the shared task scored), a line, a sentence "
+    "with the aligned part of each reference, or an essay as syntok tokenizes it (README).")]
 ExtractorOpt = Annotated[str, typer.Option(
     "--extractor", metavar="lcs|native|errant", help="Text or documents → M2: lcs "
     "(gecformats' aligner), native (ERRANT's rules on guessed word classes) or errant "

@@ -41,7 +41,10 @@ Units (``unit``):
   essays whose versions have the same number of lines (MultiGEC essays keep the corpora's
   line breaks: GECCC paragraphs, sentence-aligned subcorpora); lines empty in every version
   are left out; an essay whose references have other numbers of lines stays whole, its line
-  breaks as spaces (``validate`` lists them as ``line-count``).
+  breaks as spaces (``validate`` lists them as ``line-count``);
+* ``sentence``: the sentences of the original (line breaks, then Punkt:
+  :class:`gecformats.tokenize.PunktSplitter`), each with the part of each reference its
+  words align to (:func:`split_sentences`), id ``ESSAY:sN``.
 
 >>> import io
 >>> md = "### essay_id = 7\\n\\nHe go home.\\nShe go too.\\n\\n### essay_id = 8\\nOk.\\n"
@@ -72,7 +75,7 @@ UNIT = "text"
 HEADER = "### essay_id = "
 """What starts an essay (wherever it occurs, as ``str.split`` finds it)."""
 
-UNITS = ("essay", "line", "essay-syntok")
+UNITS = ("essay", "line", "sentence", "essay-syntok")
 """What one item read is: a whole essay, or one line of it."""
 
 Problems = list[tuple[int, GecFormatError]]
@@ -249,6 +252,8 @@ def read(source: Source, refs: Sequence[Source] | Source = (), unit: str = "essa
                             {"multigec.line": str(essay.line)})
             if unit == "essay":
                 yield item
+            elif unit == "sentence":
+                yield from split_sentences(item)
             else:
                 yield from split_lines(item)
 
@@ -298,6 +303,77 @@ def split_lines(item: Parallel) -> list[Parallel]:
         if not line and not any(row):
             continue
         out.append(Parallel(line, row, f"{item.id}:{i + 1}", item.meta))
+    return out
+
+
+def split_sentences(item: Parallel) -> list[Parallel]:
+    """An essay as one item per sentence of the original (id ``ESSAY:sN``, 1-based), each
+    with the part of each reference that its words align to.
+
+    The original is split at line breaks and by Punkt; each reference's words are aligned
+    with the original's (:func:`gecformats.convert.extract.align`, on white-space tokens)
+    and every sentence boundary is carried across the alignment: a word the reference
+    inserts at a boundary stays with the sentence before it (a full stop a learner left
+    out), a changed stretch that starts at a boundary goes with the sentence after it.  A
+    boundary inside a changed stretch of some reference (the reference rewrote across it)
+    cannot be carried: the two sentences stay one (``meta["multigec.merged"]`` counts
+    them).  The texts are cut from the essay's own, spacing kept; line breaks inside an
+    item become spaces.
+    """
+    from gecformats.convert.extract import align
+    from gecformats.tokenize import get_splitter, get_tokenizer
+
+    words = get_tokenizer("space")
+    source = words.tokenize(item.source)
+    if not source:
+        return [item]
+    # sentence starts as word indices of the original
+    starts: list[int] = []
+    for sentence in get_splitter("punkt").tokenize(item.source):
+        k = next((i for i, w in enumerate(source) if w.start >= sentence.start), None)
+        if k is not None and (not starts or k > starts[-1]):
+            starts.append(k)
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    refs = [None if r is None else words.tokenize(r) for r in item.references]
+    maps: list[dict[int, int] | None] = []
+    blocked: set[int] = set()
+    for ref in refs:
+        if ref is None:
+            maps.append(None)
+            continue
+        spans = align([w.text for w in source], [w.text for w in ref])
+        mapping: dict[int, int] = {}
+        for b in starts[1:]:
+            shift = 0  # reference index = b + shift where the words agree
+            for i1, i2, j1, j2 in spans:
+                if i2 <= b:  # before b; an insertion at b stays before it
+                    shift = j2 - i2
+                    continue
+                if i1 < b < i2:
+                    blocked.add(b)
+                elif i1 == b:
+                    shift = j1 - i1
+                break
+            mapping[b] = b + shift
+        maps.append(mapping)
+    kept = [b for b in starts if b not in blocked]
+    bounds = kept + [len(source)]
+    out = []
+    for n, (a, z) in enumerate(zip(bounds, bounds[1:]), 1):
+        text = item.source[source[a].start:source[z - 1].end]
+        row: list[str | None] = []
+        for ref, mapping, raw in zip(refs, maps, item.references):
+            if ref is None or mapping is None or raw is None:
+                row.append(None)
+                continue
+            ra = 0 if a == 0 else mapping[a]
+            rz = len(ref) if z == len(source) else mapping[z]
+            row.append(raw[ref[ra].start:ref[rz - 1].end].replace("\n", " ") if rz > ra else "")
+        meta = dict(item.meta)
+        if blocked:
+            meta["multigec.merged"] = str(len(blocked))
+        out.append(Parallel(text.replace("\n", " "), tuple(row), f"{item.id}:s{n}", meta))
     return out
 
 
