@@ -212,3 +212,18 @@ def test_m2_headers_survive_shards(tmp_path: Path) -> None:
         convert(FIXTURES / "sample.m2", out, to_format="m2", shards=shards)
         joined = "".join(p.read_text(encoding="utf-8") for p in sorted(out.glob("part-*.m2")))
         assert joined == plain.read_text(encoding="utf-8")
+
+
+def test_annotated_text_to_m2_opens_each_document_with_its_header(tmp_path: Path) -> None:
+    """As UA-GEC's own M2: an S # NNNN block before each document's sentences; read back,
+    the sentences carry their document ids."""
+    out = tmp_path / "out.m2"
+    convert(FIXTURES / "annotated", out, from_format="uagec", tokenizer="unicode",
+            sentences="lines")
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("S # 0001\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+                           "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n\n")
+    assert text.count("S # 0002\n") == 1
+    back = list(m2.read(out))
+    assert {s.meta["document"] for s in back} == {"0001", "0002"}
+    assert all(not s.source[:1] == ("#",) for s in back)

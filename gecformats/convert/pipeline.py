@@ -222,6 +222,9 @@ def convert(
                                            mapping=mapping)
             if extractor == "errant":
                 items = _errant_of_documents(items, conversion, spacy_model, jobs)
+            if reader.NAME == "uagec" and writer.NAME == "m2":
+                # as UA-GEC's own M2 files: each document opens with an S # NNNN block
+                items = formats.get("m2").with_document_headers(items)
         elif units == ("token", "char"):
             # a format with room for several annotators (BEA JSON) takes every one; the
             # others take annotator 0

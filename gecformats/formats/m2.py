@@ -133,6 +133,23 @@ def document_header(sentence: Sentence) -> str | None:
     return None
 
 
+def with_document_headers(sentences: Iterable[Sentence]) -> Iterator[Sentence]:
+    """``sentences`` with the UA-GEC M2 dialect's document headers: the first sentence of
+    each document (:data:`DOCUMENT_META`, as the characters → tokens conversion names it)
+    gets :data:`HEADER_META` (its annotators), so that :func:`write` opens the document
+    with an ``S # NNNN`` block, as UA-GEC's own M2 files do."""
+    document: str | None = None
+    for sentence in sentences:
+        doc = sentence.meta.get(DOCUMENT_META)
+        if doc is not None and doc != document and HEADER_META not in sentence.meta:
+            sentence = Sentence(sentence.source, sentence.annotators, sentence.id,
+                                {**sentence.meta,
+                                 HEADER_META: ",".join(map(str, sorted(sentence.annotators)))},
+                                sentence.targets)
+        document = doc
+        yield sentence
+
+
 def _documents(blocks: Iterator[tuple[int, int, Sentence, dict[int, list[int]]]]
                ) -> Iterator[tuple[int, int, Sentence, dict[int, list[int]]]]:
     """The UA-GEC M2 dialect: when the file's first block is a document header
