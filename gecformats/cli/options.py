@@ -28,6 +28,7 @@ class Targets(str, Enum):
 class Grouping(str, Enum):
     components = "components"
     imeasure = "imeasure"
+    green = "green"
 
 
 class EngineName(str, Enum):
@@ -55,6 +56,7 @@ class MetricName(str, Enum):
     errant = "errant"
     gleu = "gleu"
     imeasure = "imeasure"
+    green = "green"
 
 
 class HypTokenizer(str, Enum):

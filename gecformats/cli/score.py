@@ -35,7 +35,7 @@ GoldFormatOpt = Annotated[Optional[str], typer.Option(
 MetricOpt = Annotated[Optional[list[MetricName]], typer.Option(
     "--metric", help="m2 (the default: MaxMatch, as the NUS m2scorer), errant (ERRANT's span "
     "metric, as errant_compare), gleu (GLEU+, as gec-ranking), imeasure (the I-measure, as "
-    "ieval.py). Repeat for a column group per metric.")]
+    "ieval.py), green (GREEN, as gec-metrics). Repeat for a column group per metric.")]
 FormatOpt = Annotated[ScoreFormat, typer.Option(
     "--format", help="text, json (keyed by system, then metric), tsv, csv or latex (a "
     "table); m2scorer (the NUS scorer's three lines; M2, one system) or errant "
@@ -110,6 +110,13 @@ MaximiseOpt = Annotated[Optional[str], typer.Option(
     "(default cwacc: correction WAcc).")]
 OptimiseOpt = Annotated[Optional[str], typer.Option(
     "--optimise", metavar="LEVEL", help="imeasure: sentence (default) or corpus.")]
+# ---------------------------------------------------------------- green
+GreenBetaOpt = Annotated[Optional[float], typer.Option(
+    "--green-beta", metavar="BETA", help="green: beta of F-beta (default 2, gec-metrics').")]
+GreenOrderOpt = Annotated[Optional[int], typer.Option(
+    "--green-order", metavar="N", help="green: the highest n-gram order (default 4).")]
+GreenUnitOpt = Annotated[Optional[str], typer.Option(
+    "--green-unit", metavar="word|char", help="green: n-grams of words (default) or characters.")]
 # ---------------------------------------------------------------- statistics and engines
 CiOpt = Annotated[bool, typer.Option(
     "--ci", help="95% bootstrap intervals of every metric's scores (each resample redoes the "
@@ -142,7 +149,8 @@ def score(
     filters: FilterOpt = None, cat: CatOpt = None, extractor: ExtractorOpt = None,
     spacy_model: SpacyModelOpt = None, gleu_version: GleuVersionOpt = None,
     lam: LambdaOpt = None, iterations: IterationsOpt = None, maximise: MaximiseOpt = None,
-    optimise: OptimiseOpt = None, ci: CiOpt = False, paired_bs: PairedBsOpt = False,
+    optimise: OptimiseOpt = None, green_beta: GreenBetaOpt = None,
+    green_order: GreenOrderOpt = None, green_unit: GreenUnitOpt = None, ci: CiOpt = False, paired_bs: PairedBsOpt = False,
     paired_ar: PairedArOpt = False, resamples: ResamplesOpt = 1000, trials: TrialsOpt = 10000,
     seed: SeedOpt = 12345, correction: CorrectionOpt = None, jobs: JobsOpt = 1,
     engine: EngineOpt = EngineName.local, scheduler: SchedulerOpt = None,
@@ -178,4 +186,5 @@ score.help_sections = [  # type: ignore[attr-defined]
                                                         "extractor", "spacy_model"]),
     ("GLEU (--metric gleu)", ["gleu_version", "lam", "iterations"]),
     ("I-measure (--metric imeasure)", ["maximise", "optimise"]),
+    ("GREEN (--metric green)", ["green_beta", "green_order", "green_unit"]),
 ]
