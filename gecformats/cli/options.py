@@ -55,6 +55,8 @@ class MetricName(str, Enum):
     errant = "errant"
     gleu = "gleu"
     imeasure = "imeasure"
+    sentm2 = "sentm2"
+    senterrant = "senterrant"
 
 
 class HypTokenizer(str, Enum):

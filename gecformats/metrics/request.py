@@ -9,7 +9,7 @@ layouts; ERRANT: ``errant_compare``'s); several metrics make one table
 (:class:`~gecformats.metrics.render.Table`).
 
 >>> sorted(METRICS)
-['errant', 'gleu', 'imeasure', 'm2']
+['errant', 'gleu', 'imeasure', 'm2', 'senterrant', 'sentm2']
 >>> build_metrics(["m2"], {"beta": 1.0}, {"beta"})[0].beta
 1.0
 """
@@ -30,6 +30,8 @@ METRICS: dict[str, str] = {
     "errant": "gecformats.metrics.errant:ErrantMetric",
     "gleu": "gecformats.metrics.gleu:GleuMetric",
     "imeasure": "gecformats.metrics.imeasure:IMeasureMetric",
+    "sentm2": "gecformats.metrics.sentmean:SentM2Metric",
+    "senterrant": "gecformats.metrics.sentmean:SentErrantMetric",
 }
 """``--metric`` name → its :class:`Metric` class (imported when used)."""
 
