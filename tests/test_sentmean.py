@@ -196,3 +196,38 @@ def test_cli_with_ci_paired_test_and_per_sentence(tmp_path: Path):
     assert "metric:sentm2|" in result.output
     lines = out.read_text().splitlines()
     assert "p=1.0 r=1.0 f=1.0" in lines[1]
+
+
+def random_stats(rng, n: int) -> list:
+    from gecformats.metrics.m2 import M2Stats
+
+    out = []
+    for _ in range(n):
+        k = rng.randint(1, 3)
+        counts = []
+        for _ in range(k):
+            p, g = rng.randint(0, 4), rng.randint(0, 4)
+            counts.append((rng.randint(0, min(p, g)), p, g))
+        out.append(M2Stats(tuple(counts), tuple(range(k)), False))
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_resampler_and_swapper_are_the_corpus_step_bit_for_bit(seed):
+    import random
+
+    from gecformats.metrics.resampling import bootstrap_weights, swaps
+
+    rng = random.Random(seed)
+    metric = SentM2Metric(beta=rng.choice([0.5, 1.0, 2.0]))
+    a, b = random_stats(rng, 57), random_stats(rng, 57)
+    weights = bootstrap_weights(57, 40, seed)
+    weights[0, :] = 0  # an empty resample
+    assert metric.resampler(a).scores(weights) == [metric.corpus(a, list(w)).values
+                                                   for w in weights]
+    rows = swaps(57, 30, seed)
+    xs, ys = metric.swapper(a, b).scores(rows)
+    assert xs == [metric.corpus([bi if s else ai for ai, bi, s in zip(a, b, r)]).values
+                  for r in rows]
+    assert ys == [metric.corpus([ai if s else bi for ai, bi, s in zip(a, b, r)]).values
+                  for r in rows]

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import maxmatch
+import numpy as np
 
 from gecformats import __version__
 from gecformats.metrics.base import Totals
@@ -92,21 +93,45 @@ def mean(values: Sequence[tuple[float, ...]], weights: Sequence[int] | None = No
 
 
 class _Means:
-    """Resampler and swapper of a sentence mean: the per-sentence values computed once."""
+    """Resampler and swapper of a sentence mean: the per-sentence values computed once, the
+    sums of many rows at once as :func:`mean` makes them, bit for bit (``np.cumsum`` adds
+    left to right, as :func:`mean` does; a weight of 0 adds an exact 0)."""
 
     def __init__(self, a: Sequence[tuple[float, ...]], b: Sequence[tuple[float, ...]] = ()) -> None:
-        self.a, self.b = list(a), list(b)
+        self.a = np.array(a, dtype=np.float64).reshape(len(a), -1)
+        self.b = np.array(b, dtype=np.float64).reshape(len(b), -1) if len(b) else None
+
+    def _sums(self, rows: np.ndarray, values: np.ndarray, weighted: bool
+              ) -> list[tuple[float, ...]]:
+        out: list[tuple[float, ...]] = []
+        if values.shape[0] == 0:
+            return [(0.0,) * max(values.shape[1], 3)] * len(rows)
+        for start in range(0, len(rows), _CHUNK):
+            chunk = rows[start:start + _CHUNK]
+            n = chunk.sum(axis=1) if weighted else np.full(len(chunk), chunk.shape[1])
+            columns = []
+            for j in range(values.shape[1]):
+                terms = chunk * values[:, j] if weighted else values[chunk, j]
+                columns.append(np.cumsum(terms, axis=1)[:, -1] / np.where(n > 0, n, 1))
+            out.extend(tuple(float(c[i]) if n[i] > 0 else 0.0 for c in columns)
+                       for i in range(len(chunk)))
+        return out
 
     def scores(self, rows: Sequence[Sequence[int]]) -> Any:
         """Bootstrap (no ``b``): per weight row, the means; approximate randomisation: per
         row of swaps, the means of the two swapped pseudo-systems."""
-        if not self.b:
-            return [mean(self.a, list(map(int, w))) for w in rows]
-        xs, ys = [], []
-        for row in rows:
-            xs.append(mean([bi if s else ai for ai, bi, s in zip(self.a, self.b, row)]))
-            ys.append(mean([ai if s else bi for ai, bi, s in zip(self.a, self.b, row)]))
-        return xs, ys
+        matrix = np.asarray(rows, dtype=np.int64).reshape(len(rows), self.a.shape[0])
+        if self.b is None:
+            return self._sums(matrix, self.a, True)
+        both = np.concatenate([self.a, self.b])  # row k of a, row n + k of b
+        index = np.arange(self.a.shape[0]) + self.a.shape[0] * (matrix != 0)
+        return (self._sums(index, both, False),
+                self._sums(np.arange(self.a.shape[0]) + self.a.shape[0] * (matrix == 0), both,
+                           False))
+
+
+_CHUNK = 500
+"""Rows summed at once (memory: rows × sentences × 8 bytes per column)."""
 
 
 class _SentenceMean:
