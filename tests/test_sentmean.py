@@ -73,7 +73,8 @@ GOLD = [Sentence(("a", "cat", "sat"), {0: (Edit(0, 1, (("the",),), "Det"),), 1: 
 def test_sentm2_is_the_mean_of_each_sentences_best():
     metric = SentM2Metric()
     prepared = [metric.prepare(g) for g in GOLD]
-    stats = [metric.sentence(prepared[0], hyp("the cat sat")), metric.sentence(prepared[1], hyp("he go home"))]
+    stats = [metric.sentence(prepared[0], hyp("the cat sat")),
+             metric.sentence(prepared[1], hyp("he go home"))]
     totals = metric.corpus(stats, choices=True)
     # sentence 1: annotator 0 credits the edit (F 1); sentence 2: no edit, R 0 → F 0
     assert totals.values == (1.0, 0.5, 0.5) and totals.choices == (0, 0)

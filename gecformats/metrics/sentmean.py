@@ -204,7 +204,8 @@ class SentM2Metric(_SentenceMean, M2Metric):
         return self._totals(stats, weights, choices)
 
     def signature(self) -> str:
-        """``metric:sentm2|scorer:maxmatch-V|beta:…|max-unchanged:…|ws-case:…|gecformats:V``."""
+        """M2's signature named SentM2:
+        ``metric:sentm2|scorer:maxmatch-V|beta:…|max-unchanged:…|ws-case:…|gecformats:V``."""
         return super().signature().replace("metric:m2", "metric:sentm2", 1)
 
     def sentence_fields(self, stats: M2Stats, choice: int) -> dict[str, Any]:
