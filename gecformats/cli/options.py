@@ -57,6 +57,8 @@ class MetricName(str, Enum):
     gleu = "gleu"
     imeasure = "imeasure"
     green = "green"
+    sentm2 = "sentm2"
+    senterrant = "senterrant"
 
 
 class HypTokenizer(str, Enum):

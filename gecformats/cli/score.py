@@ -35,7 +35,8 @@ GoldFormatOpt = Annotated[Optional[str], typer.Option(
 MetricOpt = Annotated[Optional[list[MetricName]], typer.Option(
     "--metric", help="m2 (the default: MaxMatch, as the NUS m2scorer), errant (ERRANT's span "
     "metric, as errant_compare), gleu (GLEU+, as gec-ranking), imeasure (the I-measure, as "
-    "ieval.py), green (GREEN, as gec-metrics). Repeat for a column group per metric.")]
+    "ieval.py), green (GREEN, as gec-metrics), sentm2, senterrant (mean of per-sentence M2 / "
+    "ERRANT F, as PT-M2). Repeat for a column group per metric.")]
 FormatOpt = Annotated[ScoreFormat, typer.Option(
     "--format", help="text, json (keyed by system, then metric), tsv, csv or latex (a "
     "table); m2scorer (the NUS scorer's three lines; M2, one system) or errant "

@@ -9,7 +9,7 @@ layouts; ERRANT: ``errant_compare``'s); several metrics make one table
 (:class:`~gecformats.metrics.render.Table`).
 
 >>> sorted(METRICS)
-['errant', 'gleu', 'green', 'imeasure', 'm2']
+['errant', 'gleu', 'green', 'imeasure', 'm2', 'senterrant', 'sentm2']
 >>> build_metrics(["m2"], {"beta": 1.0}, {"beta"})[0].beta
 1.0
 """
@@ -31,6 +31,8 @@ METRICS: dict[str, str] = {
     "gleu": "gecformats.metrics.gleu:GleuMetric",
     "imeasure": "gecformats.metrics.imeasure:IMeasureMetric",
     "green": "gecformats.metrics.green:GreenMetric",
+    "sentm2": "gecformats.metrics.sentmean:SentM2Metric",
+    "senterrant": "gecformats.metrics.sentmean:SentErrantMetric",
 }
 """``--metric`` name → its :class:`Metric` class (imported when used)."""
 
