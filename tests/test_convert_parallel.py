@@ -678,3 +678,20 @@ def test_combined_conll_gold_gives_the_reference_files_by_default(tmp_path: Path
     out = tmp_path / "out"
     assert run("convert", combined, out, "--to", "parallel")[0] == 0
     assert (out / "annotator-1.txt").read_bytes() == ref1.read_bytes()
+
+
+def test_extraction_reports_progress_per_sentence(tmp_path):
+    """convert's progress callback (the CLI's bar on a terminal) hears of every sentence
+    extracted; the output does not depend on it."""
+    from gecformats.convert import convert as convert_file
+
+    src, ref = tmp_path / "s.txt", tmp_path / "r.txt"
+    src.write_text("a b\nc d\ne f\n", encoding="utf-8")
+    ref.write_text("a x\nc d\ne\n", encoding="utf-8")
+    steps: list[int] = []
+    convert_file(src, tmp_path / "p.m2", from_format="parallel", refs=[str(ref)],
+                 tokenizer="space", progress=steps.append)
+    convert_file(src, tmp_path / "q.m2", from_format="parallel", refs=[str(ref)],
+                 tokenizer="space")
+    assert steps == [1, 1, 1]
+    assert (tmp_path / "p.m2").read_bytes() == (tmp_path / "q.m2").read_bytes()

@@ -132,17 +132,23 @@ def check_overview(html: str, scores: dict[str, Any]) -> None:
         assert cells[:3] == [f"{m2[c]:.4f}" for c in ("precision", "recall", "f")]
 
 
-def test_sample_report_is_exact_and_self_contained(tmp_path: Path) -> None:
+def report_and_score(tmp_path: Path, hyps: list[Any], gold: Any
+                     ) -> tuple[Path, Path, str, dict[str, Any], dict[str, Any]]:
+    """The report of ``hyps`` against ``gold`` and score's numbers of the same: the page's
+    path, the per-sentence TSV, the page, score's M2 scores and the page's data."""
     out, table = tmp_path / "r.html", tmp_path / "ps.tsv"
-    hyps = [SAMPLE_HYP, SAMPLE_GOLD]  # an M2 file is a hypothesis too (its first annotator)
-    done = gecformats("report", *hyps, "--gold", SAMPLE_GOLD, "-o", out, "-q")
+    done = gecformats("report", *hyps, "--gold", gold, "-o", out, "-q")
     assert done.returncode == 0, done.stderr
-    scored = gecformats("score", *hyps, "--gold", SAMPLE_GOLD, "--per-type", "--format", "json",
+    scored = gecformats("score", *hyps, "--gold", gold, "--per-type", "--format", "json",
                         "--per-sentence", table, "-q")
     assert scored.returncode == 0, scored.stderr
     html = out.read_text(encoding="utf-8")
-    scores = m2_scores(scored.stdout)
-    data = page_data(html)
+    return out, table, html, m2_scores(scored.stdout), page_data(html)
+
+
+def test_sample_report_is_exact_and_self_contained(tmp_path: Path) -> None:
+    hyps = [SAMPLE_HYP, SAMPLE_GOLD]  # an M2 file is a hypothesis too (its first annotator)
+    out, table, html, scores, data = report_and_score(tmp_path, hyps, SAMPLE_GOLD)
     check_exact(data, table, scores)
     check_heatmap(html, data, scores)
     check_overview(html, scores)
@@ -235,15 +241,7 @@ def test_conll14_report_is_exact_and_small(tmp_path: Path) -> None:
     gold = shared_file(CONLL_GOLD)
     systems = sorted(shared_file("corpora/conll14/official_submissions").iterdir())
     assert len(systems) == 13
-    out, table = tmp_path / "r.html", tmp_path / "ps.tsv"
-    done = gecformats("report", *systems, "--gold", gold, "-o", out, "-q")
-    assert done.returncode == 0, done.stderr
-    scored = gecformats("score", *systems, "--gold", gold, "--per-type", "--format", "json",
-                        "--per-sentence", table, "-q")
-    assert scored.returncode == 0, scored.stderr
-    html = out.read_text(encoding="utf-8")
-    scores = m2_scores(scored.stdout)
-    data = page_data(html)
+    out, table, html, scores, data = report_and_score(tmp_path, systems, gold)
     assert len(data["sentences"]) == 1312
     check_exact(data, table, scores)
     check_heatmap(html, data, scores)

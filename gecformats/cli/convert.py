@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated, Any, Optional
 
 import typer
@@ -174,18 +175,31 @@ def convert(
         from_format, to_name = _format_names(input, output, from_format, to_format, refs, shards)
         options = _writer_options(to_name, deletion, targets, grouping, refs, ann, alt, strip_edges, unit)
         from gecformats.convert import convert as convert_file  # lazily: every format
-        _refuse_combinations(engine, jobs, scheduler, workers, partitions, shards, resume)
-        with _engine(engine, scheduler, workers, partitions) as running:
+        with _running(engine, jobs, scheduler, workers, partitions, shards, resume) as running, \
+                _extraction_bar(input, from_format, refs, quiet or output == "-") as progress:
             report = convert_file(input, output, from_format=from_format, to_format=to_name,
                                   tokenizer=_value(tokenizer), sentences=sentences.value, text=text,
                                   shrink=shrink, mapping=_value(mapping), alternative=alternative,
                                   types=_value(types), absent=_value(absent), simplify=simplify,
                                   split_substitutions=split_substitutions, jobs=jobs,
-                                  engine=running, shards=shards, resume=resume,
+                                  engine=running, shards=shards, resume=resume, progress=progress,
                                   extractor=extractor, spacy_model=spacy_model, **options)
         if report.conversion is not None and report_path is not None:
             report.conversion.write_json(report_path)
     _print_report(report, output, to_name, report_path, quiet)
+
+
+def _extraction_bar(input: str, from_format: str | None, refs: list[str] | None,
+                    quiet: bool) -> Any:
+    """A progress bar for edit extraction from a one-sentence-per-line text file (parallel
+    text with --ref, tsv, nlpcc: the long conversion, ERRANT's above all), on a terminal
+    only; else no bar."""
+    from gecformats.cli import progress_bar
+    from gecformats.metrics.score import count_lines
+
+    lines = count_lines(input) if (refs or from_format in ("tsv", "nlpcc")) \
+        and os.path.isfile(input) else None
+    return progress_bar(lines, enabled=not quiet, label="extracting")
 
 
 def _format_names(input: str, output: str, from_format: str | None, to_format: str | None,
@@ -228,6 +242,14 @@ def _writer_options(to_name: str, deletion: Deletion, targets: Targets, grouping
     if unit is not None:
         options["unit"] = unit
     return options
+
+
+def _running(engine: EngineName, jobs: int, scheduler: str | None, workers: int | None,
+             partitions: int | None, shards: int | None, resume: bool) -> Any:
+    """The engine of the run (:func:`gecformats.cli._engine`), once the options are known to
+    go together (:func:`_refuse_combinations`)."""
+    _refuse_combinations(engine, jobs, scheduler, workers, partitions, shards, resume)
+    return _engine(engine, scheduler, workers, partitions)
 
 
 def _refuse_combinations(engine: EngineName, jobs: int, scheduler: str | None,

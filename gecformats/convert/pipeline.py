@@ -56,6 +56,7 @@ def convert(
     resume: bool = False,
     extractor: str = "lcs",
     spacy_model: str | None = None,
+    progress: Callable[[int], None] | None = None,
     **options: Any,
 ) -> Report:
     """Read ``source`` in one format and write ``dest`` in another, streaming.
@@ -98,6 +99,8 @@ def convert(
         simplify: text → tokens: convert references from traditional to simplified
             Chinese first (needs an installed converter, see :mod:`gecformats.convert.t2s`).
         jobs: text → tokens: worker processes (same output for any value).
+        progress: called with 1 as each input sentence of a text → M2 extraction is taken
+            (a progress bar; the output does not depend on it).
         extractor, spacy_model: text → M2: ``lcs`` (gecformats' aligner), ``native``
             (ERRANT's rules on guessed word classes,
             :mod:`gecformats.convert.native_extract`) or ``errant``
@@ -215,6 +218,8 @@ def convert(
         """The conversion of the items read (``total`` of them when known; ``replay()``
         reads them again)."""
         nonlocal conversion, absent
+        if units == ("text", "token") and progress is not None:
+            items = _reporting(items, progress)
         if units == ("char", "token"):
             conversion = ConversionReport()
             items = documents_to_sentences(items, tokenizer or "en", sentences, conversion,
@@ -582,3 +587,10 @@ def _errant_of_documents(sentences: Iterable[Any], conversion: ConversionReport,
     yield from errant_sentences(extract.parallels(sentences, absent="source"), spacy_model,
                                 side, jobs)
     conversion.extractor = side.versions.get("extractor", "errant")
+
+
+def _reporting(items: Iterable[Any], progress: Callable[[int], None]) -> Iterator[Any]:
+    """``items``, calling ``progress(1)`` as each is taken."""
+    for item in items:
+        progress(1)
+        yield item

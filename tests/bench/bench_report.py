@@ -14,25 +14,16 @@ from, and, with a browser, how long the page takes to become interactive.
 from __future__ import annotations
 
 import argparse
-import resource
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from bench_pipeline import cpu  # noqa: E402  (the same CPU measure as the pipeline's bench)
 SHARED = HERE.parents[2] / "shared"
 GOLD = SHARED / "corpora/conll14/conll14st-test-data/noalt/official-2014.combined.m2"
 SYSTEMS = SHARED / "corpora/conll14/official_submissions"
-
-
-def cpu(args: list[str]) -> float:
-    """CPU seconds of ``gecformats ARGS`` (user + system, the child only)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "gecformats", *args, "-q"], check=True,
-                   stdout=subprocess.DEVNULL)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def best(args: list[str], repeat: int) -> float:
