@@ -14,6 +14,9 @@ from gecformats.metrics.base import Hypothesis
 from gecformats.metrics.green import GreenMetric, aggregate, best, counts, ngrams
 from gecformats.metrics.request import build_metrics
 
+# its tests share costly module state (a fixture or a cache): one xdist worker runs them all
+pytestmark = pytest.mark.xdist_group("green")
+
 
 def hyp(line: str) -> Hypothesis:
     return Hypothesis(tuple(line.split()), line)
