@@ -28,10 +28,10 @@ from gecformats import __version__
 from gecformats.cli import app
 from gecformats.errors import GecFormatError
 from gecformats.metrics.gleu import (Run, Scorer, Spread, _pairwise_sum, gleu, gleu_files, spread,
+                             tokens)
 
 # its tests share costly module state (a fixture or a cache): one xdist worker runs them all
 pytestmark = pytest.mark.xdist_group("gleu")
-                             tokens)
 
 GLEU = FIXTURES / "gleu"
 SOURCE = GLEU / "source.txt"
