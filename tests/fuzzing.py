@@ -22,8 +22,8 @@ thousands of times, a slice repeated in place, a line or token of megabytes, and
 unrelated words (the worst case of every alignment).
 
 ``python tests/fuzzing.py --cases N --seed S`` runs N cases and prints a JSON summary;
-``tests/test_fuzz.py`` runs a few hundred cases per command, ``tests/bench/bench_fuzz.py``
-ten thousand or more.
+``tests/test_fuzz.py`` runs one full round (:func:`full_round`: every command of every
+target under every mutation once), ``tests/bench/bench_fuzz.py`` ten thousand or more.
 """
 
 from __future__ import annotations
@@ -411,9 +411,11 @@ def _on_alarm(_signum: int, _frame: object) -> None:
     raise _Timeout()
 
 
-def _prepare(target: Target, rng: random.Random, work: Path) -> tuple[Path, str]:
-    """Copy the target's fixture into ``work``, mutate one file; return the input path and
-    a description of the mutation."""
+def _prepare(target: Target, rng: random.Random, work: Path, mutation: str | None = None
+             ) -> tuple[Path, str]:
+    """Copy the target's fixture into ``work``, mutate one file with ``mutation`` (a name
+    of :data:`MUTATIONS`; ``None``: one drawn from ``rng``); return the input path and a
+    description of the mutation."""
     source = FIXTURES / target.file
     if source.is_dir():
         copy = work / source.name
@@ -425,7 +427,7 @@ def _prepare(target: Target, rng: random.Random, work: Path) -> tuple[Path, str]
         copy = work / f"input{target.suffix}"
         shutil.copyfile(source, copy)
         victim = base = copy
-    name = rng.choice(list(MUTATIONS))
+    name = rng.choice(list(MUTATIONS)) if mutation is None else mutation
     data = victim.read_bytes()
     for _ in range(1 if name in HEAVY else rng.choice((1, 1, 1, 2, 3))):
         data = MUTATIONS[name](rng, data)
@@ -700,16 +702,18 @@ def _twin(kind: str, command: list[str], args: list[str], given: Path, tmp: Path
     return ""
 
 
-def run_case(target: Target, command: list[str], seed: int, twins: bool = True) -> Outcome:
+def run_case(target: Target, command: list[str], seed: int, twins: bool = True,
+             mutation: str | None = None) -> Outcome:
     """Run one mutated case in-process and judge it; with ``twins``, a share of the cases
-    (:data:`TWIN_RATE`) also runs one twin of the command and compares."""
+    (:data:`TWIN_RATE`) also runs one twin of the command and compares.  ``mutation``
+    names the mutation (as :func:`cases` gives it; ``None``: one drawn from the seed)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="gecfuzz.") as tmp:
         work = Path(tmp) / "in"
         outdir = Path(tmp) / "out"
         work.mkdir()
         outdir.mkdir()
-        given, mutation = _prepare(target, rng, work)
+        given, mutation = _prepare(target, rng, work, mutation)
         args = _expand(command, given, outdir / "result")
         if command[0] == "score" and rng.random() < 0.1:
             args += rng.choice(BAD_OPTIONS)
@@ -737,21 +741,35 @@ def run_case(target: Target, command: list[str], seed: int, twins: bool = True) 
         return outcome
 
 
-def cases(count: int, seed: int, targets: list[Target] | None = None) -> list[tuple[Target, list[str], int]]:
-    """``count`` cases spread evenly over every target and command, with their seeds."""
+def cases(count: int, seed: int, targets: list[Target] | None = None
+          ) -> list[tuple[Target, list[str], int, str]]:
+    """``count`` cases spread evenly over every target and command, with their seeds and
+    mutations: case ``i`` takes pair ``i mod P`` (of the P target/command pairs) and mutation
+    ``(i div P) mod M`` (of the M :data:`MUTATIONS`), so ``P * M`` cases (:func:`full_round`)
+    run every command of every target under every mutation exactly once."""
     pairs = [(t, c) for t in (targets or TARGETS) for c in t.commands]
+    names = list(MUTATIONS)
     rng = random.Random(seed)
-    return [(*pairs[i % len(pairs)], rng.randrange(1 << 30)) for i in range(count)]
+    return [(*pairs[i % len(pairs)], rng.randrange(1 << 30), names[i // len(pairs) % len(names)])
+            for i in range(count)]
 
 
-def run(count: int, seed: int, *, progress: bool = False) -> Summary:
-    """Run ``count`` cases in this process (under the memory limit) and summarise them."""
+def full_round(targets: list[Target] | None = None) -> int:
+    """The number of cases that runs every target's every command under every mutation once."""
+    return sum(len(t.commands) for t in (targets or TARGETS)) * len(MUTATIONS)
+
+
+def run(count: int, seed: int, *, progress: bool = False, part: int = 0, parts: int = 1
+        ) -> Summary:
+    """Run ``count`` cases in this process (under the memory limit) and summarise them; with
+    ``parts`` > 1, only every ``parts``-th of them from ``part`` on (one child's share)."""
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     summary = Summary()
     started = time.monotonic()
-    for n, (target, command, case_seed) in enumerate(cases(count, seed), 1):
+    mine = cases(count, seed)[part::parts]
+    for n, (target, command, case_seed, mutation) in enumerate(mine, 1):
         try:
-            summary.add(run_case(target, command, case_seed))
+            summary.add(run_case(target, command, case_seed, mutation=mutation))
         except MemoryError:
             summary.add(Outcome(target.name, command, "?", case_seed, "memory", None, "MemoryError"))
         if progress and n % 500 == 0:
@@ -774,11 +792,12 @@ def run_in_children(count: int, seed: int, workers: int = 2, dask: bool = False)
 
 
 def _children(count: int, seed: int, workers: int, env: dict[str, str]) -> Summary:
-    per = [count // workers + (i < count % workers) for i in range(workers)]
-    procs = [subprocess.Popen([sys.executable, __file__, "--cases", str(n), "--seed", str(seed + i)],
+    # one list of cases, dealt out in turn (neighbouring cases differ in target and cost)
+    procs = [subprocess.Popen([sys.executable, __file__, "--cases", str(count), "--seed", str(seed),
+                               "--part", f"{i}/{workers}"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT,
                               env={**os.environ, **env})
-             for i, n in enumerate(per) if n]
+             for i in range(min(workers, count))]
     total = Summary()
     for proc in procs:
         out, _ = proc.communicate()
@@ -798,10 +817,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--part", default="0/1",
+                        help="I/N: run only every N-th case from case I on (a child's share)")
     args = parser.parse_args()
+    part, parts = (int(x) for x in args.part.split("/"))
     sys.path.insert(0, str(ROOT / "tests"))
     os.environ.setdefault("COLUMNS", "200")
-    summary = run(args.cases, args.seed)
+    summary = run(args.cases, args.seed, part=part, parts=parts)
     json.dump(summary.__dict__, sys.stdout)
 
 

@@ -417,6 +417,9 @@ def test_bad_input_on_the_cluster_reads_as_on_the_local_path(tmp_path, name, con
 
 from test_shards import TWINS  # noqa: E402
 
+# its tests share costly module state (a fixture or a cache): one xdist worker runs them all
+pytestmark = pytest.mark.xdist_group("dist")
+
 
 @pytest.mark.parametrize("name, source, dest, options", TWINS, ids=[t[0] for t in TWINS])
 def test_sharded_on_the_cluster_joins_to_the_plain_conversion(tmp_path, engine, name, source,

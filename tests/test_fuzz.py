@@ -2,10 +2,12 @@
 clean one-line error, never a traceback, hang, memory blow-up or partial output; scores in
 range; and twins agree (CRLF input, ``--shards``, ``--engine dask``).
 
-3,000 seeded cases (about 250 per format, spread over its commands) in two child
-processes under an address-space limit; ``tests/bench/bench_fuzz.py`` runs the long
-version.  A failure lists each case's command, mutation and seed: rerun one with
-``fuzzing.run_case(target, command, seed)``.
+One full round of seeded cases (``fuzzing.full_round()``, about 1,600: every command of
+every target under every mutation once, where 3,000 cases drawn at random left some of
+these triples out and ran others many times) in two child processes under an address-space
+limit; ``tests/bench/bench_fuzz.py`` runs the long version.  A failure lists each case's
+command, mutation and seed: rerun one with ``fuzzing.run_case(target, command, seed,
+mutation=NAME)`` (NAME the mutation's first word).
 """
 
 from __future__ import annotations
@@ -14,13 +16,19 @@ import json
 
 import fuzzing
 
-CASES = 3000
+CASES = fuzzing.full_round()
 SEED = 2026
 try:
     import distributed  # noqa: F401
     DASK = True
 except ImportError:  # the Dask twins need the optional extra
     DASK = False
+
+
+def test_the_cases_cover_every_command_under_every_mutation() -> None:
+    planned = {(t.name, tuple(c), m) for t, c, _, m in fuzzing.cases(CASES, SEED)}
+    pairs = sum(len(t.commands) for t in fuzzing.TARGETS)
+    assert len(planned) == CASES == pairs * len(fuzzing.MUTATIONS)
 
 
 def test_mutated_inputs_give_a_result_or_a_clean_error() -> None:

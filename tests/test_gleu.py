@@ -30,6 +30,9 @@ from gecformats.errors import GecFormatError
 from gecformats.metrics.gleu import (Run, Scorer, Spread, _pairwise_sum, gleu, gleu_files, spread,
                              tokens)
 
+# its tests share costly module state (a fixture or a cache): one xdist worker runs them all
+pytestmark = pytest.mark.xdist_group("gleu")
+
 GLEU = FIXTURES / "gleu"
 SOURCE = GLEU / "source.txt"
 REFS = [GLEU / "ref0.txt", GLEU / "ref1.txt"]

@@ -26,6 +26,9 @@ from gecformats.metrics.gleu import (ABSENT, DEFAULT_ITERATIONS, GleuMetric, _gl
                                      _pairwise_sum, gleu_files)
 from gecformats.metrics.score import read_hypothesis
 
+# its tests share costly module state (a fixture or a cache): one xdist worker runs them all
+pytestmark = pytest.mark.xdist_group("gleu_metric")
+
 GLEU = FIXTURES / "gleu"
 GOLD = GLEU / "gold.m2"
 SYSTEMS = [GLEU / "system-a.txt", GLEU / "system-b.txt", GLEU / "unchanged.txt"]

@@ -14,6 +14,9 @@ from gecformats.metrics.base import Hypothesis
 from gecformats.metrics.green import GreenMetric, aggregate, best, counts, ngrams
 from gecformats.metrics.request import build_metrics
 
+# its tests share costly module state (a fixture or a cache): one xdist worker runs them all
+pytestmark = pytest.mark.xdist_group("green")
+
 
 def hyp(line: str) -> Hypothesis:
     return Hypothesis(tuple(line.split()), line)
@@ -130,14 +133,25 @@ def _lines(path) -> list[str]:
     return [s.strip() for s in open(path, encoding="utf-8").read().rstrip().split("\n")]
 
 
-@lru_cache(maxsize=None)
 def _stats(config: str, system: str) -> tuple:
-    m = GreenMetric(**CONFIGS[config])
+    """The sentence statistics of ``system`` under ``config`` (β does not enter them, so
+    the configurations of one unit share them)."""
+    return _unit_stats(CONFIGS[config].get("unit", "word"), system)
+
+
+@lru_cache(maxsize=None)
+def _prepared(unit: str) -> tuple:
+    m = GreenMetric(unit=unit)
     source = _lines(shared_file(f"{CONLL}/gecmetrics/conll14st-test.tok.src"))
     refs = [_lines(shared_file(f"{CONLL}/gecmetrics/refs/conll14st-test.tok.trg{k}")) for k in (0, 1)]
+    return tuple(m.prepare_texts(s, rs) for s, rs in zip(source, zip(*refs)))
+
+
+@lru_cache(maxsize=None)
+def _unit_stats(unit: str, system: str) -> tuple:
+    m = GreenMetric(unit=unit)
     hyps = _lines(shared_file(f"{CONLL}/official_submissions/{system}"))
-    return tuple(m.sentence(m.prepare_texts(s, rs), hyp(h))
-                 for s, rs, h in zip(source, zip(*refs), hyps))
+    return tuple(m.sentence(p, hyp(h)) for p, h in zip(_prepared(unit), hyps))
 
 
 def _oracle_corpus() -> list[dict[str, str]]:

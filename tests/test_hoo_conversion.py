@@ -18,6 +18,9 @@ from gecformats.model import Document, Edit
 from gecformats.convert.retokenize import ConversionReport, to_document, to_sentences
 from gecformats.tokenize import get_tokenizer
 
+# its tests share costly module state (a fixture or a cache): one xdist worker runs them all
+pytestmark = pytest.mark.xdist_group("hoo_conversion")
+
 HOO2011 = SHARED / "corpora" / "hoo" / "hoo2011"
 HOO2012 = SHARED / "corpora" / "hoo" / "hoo2012" / "train-sample"
 needs_2011 = pytest.mark.shared("corpora/hoo/hoo2011")

@@ -17,6 +17,9 @@ import pytest
 import maxmatch
 from conftest import SHARED, shared_file
 
+# its tests share costly module state (a fixture or a cache): one xdist worker runs them all
+pytestmark = pytest.mark.xdist_group("maxmatch_parity")
+
 EDGE = "reference/m2scorer/edgecases"
 CONLL = "corpora/conll14"
 COMBINED = f"{CONLL}/conll14st-test-data/noalt/official-2014.combined.m2"

@@ -18,6 +18,9 @@ from gecformats.convert.project import (NLPCC_MAP, Lexicon, Projector, align, co
                                 gold_map, normalise, parse_map, tokenizer_fits)
 from gecformats.metrics.score import Scoring, score_files
 
+# its tests share costly module state (a fixture or a cache): one xdist worker runs them all
+pytestmark = pytest.mark.xdist_group("project")
+
 PROJECT = FIXTURES / "project"
 GOLD = PROJECT / "gold.m2"
 SENTENCES = list(m2.read(GOLD))

@@ -28,6 +28,9 @@ from gecformats.errors import GecFormatError
 from gecformats.convert.loci import Alternative, Change, Locus, LocusSentence
 from gecformats.convert.refs import Count, apply, bound, count, options, raw_bound, references
 
+# its tests share costly module state (a fixture or a cache): one xdist worker runs them all
+pytestmark = pytest.mark.xdist_group("refs")
+
 SMALL = FIXTURES / "refs" / "small.m2"
 CONLL_M2 = "corpora/conll14/conll14st-test-data/noalt/official-2014.combined.m2"
 CONLL_XML = "corpora/imeasure/official-2014.combined.m2.ieval.xml"

@@ -18,6 +18,9 @@ import report_browser as rb
 from conftest import ROOT, in_ci, shared_file
 from test_report import m2_scores
 
+# its tests share costly module state (a fixture or a cache): one xdist worker runs them all
+pytestmark = pytest.mark.xdist_group("report_browser")
+
 
 @pytest.fixture(scope="module")
 def browser() -> Any:

@@ -21,6 +21,9 @@ from gecformats.tokenize import (
     get_tokenizer,
 )
 
+# its tests share costly module state (a fixture or a cache): one xdist worker runs them all
+pytestmark = pytest.mark.xdist_group("tokenize")
+
 IGNORABLE_CHARS = "\ufeff"
 """Not whitespace for ``str.isspace`` but never (the edge of) a token either."""
 

@@ -52,11 +52,11 @@ def ngrams(text: str, order: int, unit: str = "word") -> Counts:
     if text == "":
         return {}
     units: Sequence[str] = text.split(" ") if unit == "word" else text
-    grams: list[tuple[str, ...]] = []
+    grams: Counter[tuple[str, ...]] = Counter()
     for n in range(1, order + 1):
-        for i in range(len(units) - n + 1):
-            grams.append(tuple(units[i:i + n]))
-    return dict(Counter(grams))
+        # the n-grams at i = 0, 1, ... in order (the insertion order of the counts)
+        grams.update(zip(*[units[k:] for k in range(n)]))
+    return dict(grams)
 
 
 def counts(source: Counts, hypothesis: Counts, reference: Counts, order: int
@@ -68,6 +68,9 @@ def counts(source: Counts, hypothesis: Counts, reference: Counts, order: int
     for g in set(source) | set(hypothesis) | set(reference):
         s, h, r = get_s(g, 0), get_h(g, 0), get_r(g, 0)
         i = 3 * (len(g) - 1)
+        if s == h == r:  # kept alike in all three (most n-grams): min(s, h, r) alone, a TP
+            out[i] += s
+            continue
         out[i] += max(s - max(r, h), 0) + max(min(r, h) - s, 0) + min(s, h, r)
         out[i + 1] += max(min(s, r) - h, 0) + max(h - max(s, r), 0)
         out[i + 2] += max(min(s, h) - r, 0) + max(r - max(s, h), 0)
