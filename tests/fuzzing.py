@@ -49,9 +49,15 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
 TIME_LIMIT = 20.0
-"""Seconds one case may take before it counts as a hang: twice the most work a documented
-bound lets one input cost (an I-measure sentence just inside ``--max-cells``, about 8 s),
-for a loaded machine; super-linear work on the mutations' megabyte takes minutes."""
+"""CPU seconds one case may use before it counts as a hang: twice the most work a documented
+bound lets one input cost (an I-measure sentence just inside ``--max-cells``, about 8 s);
+super-linear work on the mutations' megabyte takes minutes.  CPU time, not wall time,
+so that a loaded machine (two xdist workers and the fuzz children on two cores) does not
+turn linear work into a false hang."""
+
+WALL_LIMIT = 120.0
+"""Wall seconds one case may take: catches a case that waits (a deadlock) rather than
+works, which the CPU limit cannot see."""
 
 MEMORY_LIMIT = 3 << 30
 """Address-space limit of the fuzzing process (bytes)."""
@@ -404,7 +410,8 @@ class Summary:
 
 
 class _Timeout(BaseException):
-    """Raised by the alarm: the case took longer than :data:`TIME_LIMIT`."""
+    """Raised by the alarms: the case used more than :data:`TIME_LIMIT` CPU seconds or
+    :data:`WALL_LIMIT` wall seconds."""
 
 
 def _on_alarm(_signum: int, _frame: object) -> None:
@@ -486,7 +493,7 @@ def _drop_in(args: list[str]) -> _Result:
 
 def _invoke(command: str, args: list[str]) -> Any:
     """Run one command line (``args[0]`` is the command) in-process under the
-    :data:`TIME_LIMIT` alarm (raises
+    :data:`TIME_LIMIT` (CPU) and :data:`WALL_LIMIT` alarms (raises
     :class:`_Timeout` past it); the result has ``exit_code``, ``stdout``, ``stderr`` and
     ``exception`` like typer's ``CliRunner().invoke``."""
     from typer.testing import CliRunner
@@ -494,12 +501,15 @@ def _invoke(command: str, args: list[str]) -> Any:
     from gecformats.cli import app
 
     signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+    signal.signal(signal.SIGPROF, _on_alarm)
+    signal.setitimer(signal.ITIMER_PROF, TIME_LIMIT)
+    signal.setitimer(signal.ITIMER_REAL, WALL_LIMIT)
     try:
         result = (_drop_in(args[1:]) if command == "maxmatch"
                   else CliRunner().invoke(app, args, catch_exceptions=True))
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
     if isinstance(result.exception, _Timeout):
         raise result.exception
     return result
@@ -724,7 +734,7 @@ def run_case(target: Target, command: list[str], seed: int, twins: bool = True,
         try:
             result = _invoke(command[0], args)
         except _Timeout:
-            outcome.status, outcome.detail = "hang", f"over {TIME_LIMIT:g} s"
+            outcome.status, outcome.detail = "hang", f"over {TIME_LIMIT:g} CPU s or {WALL_LIMIT:g} s"
             return outcome
         _judge(outcome, command, result, before, outdir)
         if not twins or outcome.status not in ("ok", "bad-data", "usage") or rng.random() >= TWIN_RATE:
@@ -735,7 +745,7 @@ def run_case(target: Target, command: list[str], seed: int, twins: bool = True,
         try:
             differs = _twin(kind, command, args, given, Path(tmp), result, rng.randint(1, 7))
         except _Timeout:
-            differs = f"the {kind} twin took over {TIME_LIMIT:g} s"
+            differs = f"the {kind} twin took over {TIME_LIMIT:g} CPU s"
         if differs:
             outcome.status, outcome.detail = f"twin-{kind}", differs
         return outcome
