@@ -26,8 +26,8 @@ def item(*ranks: tuple[str, int]) -> RankingItem:
     return RankingItem(1, tuple(ranks), None, 0, 1)
 
 
-ITEMS = [item(("A", 1), ("B", 2), ("C", 2)), item(("B", 1), ("A", 2)), item(("C", 1), ("A", 3), ("D", 2)),
-         item(), item(("A", 1), ("B", 1))]
+ITEMS = [item(("A", 1), ("B", 2), ("C", 2)), item(("B", 1), ("A", 2)),
+         item(("C", 1), ("A", 3), ("D", 2)), item(), item(("A", 1), ("B", 1))]
 
 
 def test_comparisons_follow_the_system_order() -> None:

@@ -90,10 +90,13 @@ def test_length_chars_reproduces_sentence_level_tsv() -> None:
     corpora = shared_file("corpora")
     ids = [int(x) for x in (corpora / "seeda/subset_ids.txt").read_text().split()]
     seeda = {s: _lengths(corpora / f"seeda/outputs/subset/{s}.txt") for s in SEEDA}
-    gjg = {s: _lengths(corpora / f"conll14/official_submissions/{s}") for s in GJG15 if s != "INPUT"}
-    m2 = (corpora / "conll14/conll14st-test-data/noalt/official-2014.combined.m2").read_text(encoding="utf-8")
+    gjg = {s: _lengths(corpora / f"conll14/official_submissions/{s}")
+           for s in GJG15 if s != "INPUT"}
+    m2 = (corpora / "conll14/conll14st-test-data/noalt/official-2014.combined.m2").read_text(
+        encoding="utf-8")
     gjg["INPUT"] = [len(line[2:].rstrip()) for line in m2.split("\n") if line.startswith("S ")]
-    judgments = {k: list(read_judgments(corpora / f"seeda/data/judgments_{k}.xml")) for k in ("edit", "sent")}
+    judgments = {k: list(read_judgments(corpora / f"seeda/data/judgments_{k}.xml"))
+                 for k in ("edit", "sent")}
     rows = _rows()
     assert len(rows) == 9
     for row in rows:

@@ -45,7 +45,8 @@ TRUESKILL_PARAMETERS: dict[str, float] = {
 """gec-metrics' fixed TrueSkill environment (``MetricBase.run_trueskill``)."""
 
 
-def comparisons(items: Iterable[RankingItem], systems: Sequence[str]) -> Iterator[tuple[int, int, int]]:
+def comparisons(items: Iterable[RankingItem],
+                systems: Sequence[str]) -> Iterator[tuple[int, int, int]]:
     """The pairwise comparisons the rankings imply, in a fixed order.
 
     Args:

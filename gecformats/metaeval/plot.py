@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape
 WIDTH, HEIGHT = 640, 480
 LEFT, RIGHT, TOP, BOTTOM = 72, 24, 48, 56
 """The figure's size and the margins around the plotting area (pixels)."""
+GRID = "#e5e5e5"
 
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
@@ -96,13 +97,18 @@ def scatter_svg(points: Mapping[str, tuple[float, float]], *, x_label: str, y_la
            'font-size="11">',
            f'<title>{_text(title)}</title>',
            f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
-           f'<text x="{WIDTH / 2:g}" y="24" text-anchor="middle" font-size="15">{_text(title)}</text>']
+           f'<text x="{WIDTH / 2:g}" y="24" text-anchor="middle" font-size="15">'
+           f'{_text(title)}</text>']
     for x in x_ticks:
-        out.append(f'<line x1="{px(x):.2f}" y1="{TOP}" x2="{px(x):.2f}" y2="{bottom}" stroke="#e5e5e5"/>')
-        out.append(f'<text x="{px(x):.2f}" y="{bottom + 16}" text-anchor="middle">{_label(x)}</text>')
+        out.append(f'<line x1="{px(x):.2f}" y1="{TOP}" x2="{px(x):.2f}" y2="{bottom}" '
+                   f'stroke="{GRID}"/>')
+        out.append(f'<text x="{px(x):.2f}" y="{bottom + 16}" text-anchor="middle">'
+                   f'{_label(x)}</text>')
     for y in y_ticks:
-        out.append(f'<line x1="{LEFT}" y1="{py(y):.2f}" x2="{right}" y2="{py(y):.2f}" stroke="#e5e5e5"/>')
-        out.append(f'<text x="{LEFT - 6}" y="{py(y) + 4:.2f}" text-anchor="end">{_label(y)}</text>')
+        out.append(f'<line x1="{LEFT}" y1="{py(y):.2f}" x2="{right}" y2="{py(y):.2f}" '
+                   f'stroke="{GRID}"/>')
+        out.append(f'<text x="{LEFT - 6}" y="{py(y) + 4:.2f}" text-anchor="end">'
+                   f'{_label(y)}</text>')
     out.append(f'<rect x="{LEFT}" y="{TOP}" width="{right - LEFT}" height="{bottom - TOP}" '
                'fill="none" stroke="black"/>')
     out.append(f'<text x="{(LEFT + right) / 2:g}" y="{HEIGHT - 14}" text-anchor="middle" '
