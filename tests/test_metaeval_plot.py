@@ -28,7 +28,8 @@ def test_points_labels_ticks_and_titles() -> None:
     for expected in ("BART", "REF-F", "T5", "M2 F0.5", "TS (SEEDA-E)", "base", "0.4", "-0.2"):
         assert expected in texts
     # higher human score = higher on the page (smaller y); larger metric = further right
-    at = {"".join(g.find(f"{SVG}text").itertext()): g.find(f"{SVG}circle") for g in root.iter(f"{SVG}g")}
+    at = {"".join(g.find(f"{SVG}text").itertext()): g.find(f"{SVG}circle")
+          for g in root.iter(f"{SVG}g")}
     cy = {name: float(circle.get("cy")) for name, circle in at.items()}
     cx = {name: float(circle.get("cx")) for name, circle in at.items()}
     assert cy["REF-F"] < cy["T5"] < cy["BART"] and cx["REF-F"] < cx["BART"] < cx["T5"]
