@@ -55,15 +55,26 @@ client as a result and raised there, never retried."""
 def chunks(items: Iterable[Any], size: int, settings: Any = None
            ) -> Iterator[tuple[Any, int, list[Any]]]:
     """``(settings, first, batch)`` tasks of ``size`` items (``first`` numbers the batch's
-    first item from 1), read from ``items`` as they are asked for."""
+    first item from 1), read from ``items`` as they are asked for.
+
+    Raises:
+        USER_ERRORS: what reading ``items`` raised, after the task of the items read
+            before it."""
     batch: list[Any] = []
     first = 1
-    for item in items:
-        batch.append(item)
-        if len(batch) == size:
+    try:
+        for item in items:
+            batch.append(item)
+            if len(batch) == size:
+                yield settings, first, batch
+                first += len(batch)
+                batch = []
+    except USER_ERRORS:
+        # the items read before the bad one are still work, as on the plain path, where
+        # they are written before the error (which an earlier item's own error precedes)
+        if batch:
             yield settings, first, batch
-            first += len(batch)
-            batch = []
+        raise
     if batch:
         yield settings, first, batch
 
@@ -122,6 +133,33 @@ def extract_bag(bag: Any, tokenizer: str = "en", *, types: str | None = None,
                                          split_substitutions, extractor))
 
 
+class _ReadFailed:
+    """What :func:`_reading` yields in place of the task it could not read."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def _reading(tasks: Iterable[Any]) -> Iterator[Any]:
+    """The tasks, then, if reading them raised an error of :data:`USER_ERRORS`, that
+    error as a :class:`_ReadFailed`: the mappers below first take the results of the tasks
+    already sent, so that an earlier task's error wins, as on the plain path, which meets
+    the bad sentence before the end of the file (where, e.g., a line-count mismatch is
+    found)."""
+    iterator = iter(tasks)
+    while True:
+        try:
+            task = next(iterator)
+        except StopIteration:
+            return
+        except USER_ERRORS as exc:
+            yield _ReadFailed(exc)
+            return
+        yield task
+
+
 def process_map(function: Callable[[Any], Any], tasks: Iterable[Any], jobs: int
                 ) -> Iterator[Any]:
     """``function(task)`` for every task in ``jobs`` local processes, yielded in task order,
@@ -133,7 +171,11 @@ def process_map(function: Callable[[Any], Any], tasks: Iterable[Any], jobs: int
     pending: deque[Any] = deque()
     pool = multiprocessing.get_context(method).Pool(jobs)
     try:
-        for task in tasks:
+        for task in _reading(tasks):
+            if isinstance(task, _ReadFailed):
+                while pending:
+                    yield pending.popleft().get()
+                raise task.error
             pending.append(pool.apply_async(function, (task,)))
             if len(pending) >= 2 * jobs:
                 yield pending.popleft().get()
@@ -273,7 +315,11 @@ class Engine:
             raise AssertionError("unreachable")
 
         try:
-            for task in tasks:
+            for task in _reading(tasks):
+                if isinstance(task, _ReadFailed):
+                    while pending:
+                        yield take()
+                    raise task.error
                 pending.append((send(task), task))
                 if len(pending) >= limit:
                     yield take()

@@ -476,3 +476,31 @@ def test_imeasure_command_alike_with_jobs_and_on_the_engine():
         assert (twin.exit_code, twin.stdout) == (0, local.stdout)
     refused = CliRunner().invoke(app, [*args, "--workers", "2"])
     assert refused.exit_code == 2 and "needs --engine dask" in refused.output
+
+
+def test_chunks_give_the_items_read_before_a_read_error():
+    def items():
+        yield from (1, 2, 3)
+        raise GecFormatError("bad line", "f", 4)
+
+    got = dist.chunks(items(), 2)
+    assert next(got) == (None, 1, [1, 2])
+    assert next(got) == (None, 3, [3])
+    with pytest.raises(GecFormatError, match="bad line"):
+        next(got)
+
+
+@pytest.mark.parametrize("engine_args", [["--jobs", "2"], ["--engine", "dask"]])
+def test_an_earlier_sentence_error_wins_over_a_line_count_error(tmp_path, engine_args):
+    # found by the fuzz test: the plain path writes sentence 1 (and fails on it) before
+    # it reaches the end of the files, where the line counts differ; the engines read the
+    # whole (short) input into one task first and reported the count instead
+    (tmp_path / "src").write_text("a b c\nd e\nf\n")
+    (tmp_path / "ref").write_text("a x|||y c\nd e\nf\ng\nh\n")
+    args = ["convert", str(tmp_path / "src"), "--ref", str(tmp_path / "ref"), "--from",
+            "parallel", "--tokenizer", "space"]
+    plain = CliRunner().invoke(app, args + [str(tmp_path / "plain.m2")])
+    twin = CliRunner().invoke(app, args + [str(tmp_path / "twin.m2")] + engine_args)
+    assert plain.exit_code == twin.exit_code == 1
+    assert "sentence 1 cannot be written" in plain.stderr
+    assert twin.stderr == plain.stderr
