@@ -352,6 +352,8 @@ TARGETS = [
         ["convert", "{in}", "{out}", "--to", "uagec", "--tokenizer", "unicode"]], ".m2"),
     Target("geccc", "geccc", [["validate", "{in}/paragraph.m2", "--from", "geccc"], ["stats", "{in}/paragraph.m2", "--from", "geccc"], ["convert", "{in}/paragraph.m2", "{out}", "--from", "geccc", "--to", "geccc"], ["convert", "{in}/paragraph.m2", "{out}", "--from", "geccc", "--to", "parallel"]]),
     Target("seeda-edits", "seeda", [["validate", "{in}", "--from", "seeda-edits"], ["stats", "{in}", "--from", "seeda-edits"], ["convert", "{in}", "{out}.m2", "--from", "seeda-edits"], ["convert", "{in}", "{out}", "--from", "seeda-edits", "--to", "seeda-edits"]]),
+    Target("metaeval-judgments", "metaeval/judgments.xml", [
+        ["judgments", "{in}"], ["judgments", "{in}", "--systems-split", "|"]], ".xml"),
     Target("c4edits", "c4edits", [
         ["convert", "{in}/edits.tsv", "{out}.tsv", "--from", "c4edits", "--text", "{in}/sentences.tsv"],
         ["convert", "{in}/edits.tsv", "{out}.m2", "--from", "c4edits", "--text", "{in}/sentences.tsv"]]),
@@ -482,6 +484,31 @@ def _drop_in(args: list[str]) -> _Result:
     return _Result(code, out.getvalue(), err.getvalue(), None)
 
 
+LIBRARY_COMMANDS = ("judgments",)
+"""Drop-in commands that call a library reader directly (no CLI command of their own yet):
+``judgments FILE [--systems-split SEP]`` reads Appraise ranking XML with
+:func:`gecformats.metaeval.judgments.read_judgments` and prints one line per item."""
+
+
+def _library(args: list[str]) -> _Result:
+    """Run a :data:`LIBRARY_COMMANDS` drop-in (``args[0]`` is its name) like the CLI would:
+    exit 0 with the items on standard output, or exit 1 with ``gecformats: MESSAGE``."""
+    from gecformats.errors import GecFormatError
+    from gecformats.metaeval.judgments import read_judgments
+
+    split = args[args.index("--systems-split") + 1] if "--systems-split" in args else " "
+    try:
+        lines = [f"{i.src_id}\t{i.judge}\t{i.item}\t{i.line}\t{i.ranks}"
+                 for i in read_judgments(args[1], systems_split=split)]
+    except (_Timeout, MemoryError):
+        raise
+    except GecFormatError as exc:
+        return _Result(1, "", f"gecformats: {exc}\n", None)
+    except Exception as exc:  # judged as a traceback
+        return _Result(1, "", "", exc)
+    return _Result(0, "\n".join(lines) + "\n", "", None)
+
+
 def _invoke(command: str, args: list[str]) -> Any:
     """Run one command line (``args[0]`` is the command) in-process under the
     :data:`TIME_LIMIT` alarm (raises
@@ -494,8 +521,12 @@ def _invoke(command: str, args: list[str]) -> Any:
     signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
     try:
-        result = (_drop_in(args[1:]) if command == "maxmatch"
-                  else CliRunner().invoke(app, args, catch_exceptions=True))
+        if command == "maxmatch":
+            result = _drop_in(args[1:])
+        elif command in LIBRARY_COMMANDS:
+            result = _library(args)
+        else:
+            result = CliRunner().invoke(app, args, catch_exceptions=True)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     if isinstance(result.exception, _Timeout):

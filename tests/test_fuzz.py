@@ -42,7 +42,11 @@ def test_every_target_command_runs_cleanly_unmutated(tmp_path) -> None:
         source = fuzzing.FIXTURES / target.file
         for command in target.commands:
             args = fuzzing._expand(command, source, tmp_path / f"{target.name}-out")
-            result = (fuzzing._drop_in(args[1:]) if command[0] == "maxmatch"
-                      else CliRunner().invoke(app, args))
+            if command[0] == "maxmatch":
+                result = fuzzing._drop_in(args[1:])
+            elif command[0] in fuzzing.LIBRARY_COMMANDS:
+                result = fuzzing._library(args)
+            else:
+                result = CliRunner().invoke(app, args)
             assert result.exception is None or isinstance(result.exception, SystemExit), args
             assert result.exit_code in (0, 1), (args, result.stderr)
