@@ -57,7 +57,30 @@ def write_seeda(root: Path) -> Path:
         values = [((k % 6) * 0.1 + 0.01 * ((k + h) % 3)) for k in range(len(SEEDA_SYSTEMS))]
         (seeda / "scores" / "human" / f"{name}.txt").write_text(
             "".join(f"{v:.3f}\n" for v in values))
+    (seeda / "data").mkdir()
+    for name in ("edit", "sent"):
+        (seeda / "data" / f"judgments_{name}.xml").write_text(JUDGMENTS)
     return seeda
+
+
+JUDGMENTS = """<?xml version="1.0" encoding="UTF-8"?>
+<appraise-results>
+<error-correction-ranking-result source-language="err" id="tiny" target-language="cor">
+  <ranking-item src-id="2" id="1" user="a">
+    <translation system="T5" rank="1"/>
+    <translation system="BART" rank="2"/>
+    <translation system="PIE" rank="3"/>
+  </ranking-item>
+  <ranking-item src-id="5" id="2" user="b">
+    <translation system="GPT-3.5" rank="1"/>
+    <translation system="INPUT" rank="2"/>
+  </ranking-item>
+</error-correction-ranking-result>
+</appraise-results>
+"""
+"""SEEDA-shaped judgments (src-id 1-based): with M2, item 1 gives in the alphabetical
+order BART/PIE a metric tie (human prefers BART, the first), BART/T5 and PIE/T5
+concordant pairs; item 2 (systems outside ``base``) a discordant pair."""
 
 
 def write_gjg15(root: Path) -> Path:

@@ -90,3 +90,36 @@ def test_bad_data_names_the_file(seeda: Path) -> None:
     (seeda / "outputs" / "subset" / "PIE.txt").write_text("one line\n")
     code, _, err = _run("--dataset", "seeda", "--data", str(seeda), "--ci", "0")
     assert code == 1 and "PIE.txt" in err
+
+
+@pytest.mark.parametrize("ties, acc, tau", [("loss", 2 / 3, 1 / 3), ("skip", 1.0, 1.0),
+                                            ("neutral", 2 / 3, 2 / 3)])
+def test_sentence_level(seeda: Path, ties: str, acc: float, tau: float) -> None:
+    code, out, _ = _run("--dataset", "seeda", "--data", str(seeda), "--level", "sentence",
+                        "--metric-ties", ties, "--format", "tsv")
+    assert code == 0
+    header, *lines = out.splitlines()
+    rows = {(r["config"], r["judgments"]): r for r in
+            (dict(zip(header.split("\t"), line.split("\t"))) for line in lines)}
+    base = rows[("base", "SEEDA-E")]
+    assert (base["pairs"], base["concordant"], base["discordant"]) == ("3", "2", "0")
+    assert (base["ties_human_prefers_first"], base["ties_human_prefers_second"]) == ("1", "0")
+    assert float(base["accuracy"]) == pytest.approx(acc) and float(base["tau"]) == pytest.approx(tau)
+    assert rows[("all", "SEEDA-S")]["discordant"] == "1"
+
+
+def test_sentence_level_text_and_full(seeda: Path) -> None:
+    code, out, _ = _run("--dataset", "seeda", "--data", str(seeda), "--level", "sentence",
+                        "--full", "--config", "base")
+    assert code == 0 and "metric ties: loss" in out and "5 sentences (all sentences)" in out
+
+
+def test_plot_writes_svg(seeda: Path, tmp_path: Path) -> None:
+    pytest.importorskip("gecformats.metaeval.plot")
+    target = tmp_path / "plot.svg"
+    code, _, _ = _run("--dataset", "seeda", "--data", str(seeda), "--ci", "0", "--config",
+                      "base", "--plot", str(target))
+    assert code == 0 and target.read_text().lstrip().startswith(("<svg", "<?xml"))
+    code, _, _ = _run("--dataset", "seeda", "--data", str(seeda), "--ci", "0", "--metric",
+                      "m2", "--metric", "length", "--plot", str(target))
+    assert code == 0 and (tmp_path / "plot-length.svg").exists()

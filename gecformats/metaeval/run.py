@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gecformats.errors import UsageError
+from gecformats.errors import GecFormatError, UsageError
 from gecformats.metaeval.datasets import (METRIC_OPTIONS, Dataset, human_values, kept, load,
                                           subset_gold)
 from gecformats.metaeval.system import (Comparison, SystemCorrelation, Window, compare,
@@ -295,7 +295,10 @@ def sentence_level(dataset: Dataset, scored: Sequence[Scored], configs: Sequence
             systems = kept(dataset, config)
             chosen = {s: per_system[s] for s in systems}
             for name, items in judged.items():
-                counts = pairwise_counts(items, chosen, systems, index)
+                try:
+                    counts = pairwise_counts(items, chosen, systems, index)
+                except ValueError as exc:  # a src-id past the scored sentences
+                    raise GecFormatError(str(exc), dataset.judgments[name]) from None
                 accuracy, tau = agreement(counts, ties)
                 out.append(SentenceAgreement(one.name, config, name, counts, ties, accuracy, tau))
     return out
