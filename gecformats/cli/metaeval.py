@@ -82,6 +82,8 @@ FormatOpt = Annotated[MetaFormat, typer.Option(
 PlotOpt = Annotated[Optional[str], typer.Option(
     "--plot", metavar="FILE.svg", help="Also draw metric against human scores (first "
     "config and human score; one file per metric, FILE-METRIC.svg with several).")]
+JobsOpt = Annotated[int, typer.Option(
+    "--jobs", metavar="N", help="Local processes for the per-sentence scoring.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
@@ -91,7 +93,7 @@ def metaeval(
     gold: GoldOpt = None, outputs: OutputsOpt = None, full: FullOpt = False,
     config: ConfigOpt = None, ci: CiOpt = 1000, seed: SeedOpt = 12345,
     metric_ties: TiesOpt = Ties.loss, compare: CompareOpt = False, window: WindowOpt = None,
-    output_format: FormatOpt = MetaFormat.text, plot: PlotOpt = None, quiet: QuietOpt = False,
+    output_format: FormatOpt = MetaFormat.text, plot: PlotOpt = None, jobs: JobsOpt = 1, quiet: QuietOpt = False,
 ) -> None:
     """Meta-evaluate metrics: how well their scores of the systems of SEEDA, GJG15 or
     Napoles et al. (2015) agree with the human judgments.
@@ -108,7 +110,7 @@ def metaeval(
 
     request = MetaEvalRequest(
         dataset.value, data, metric or ["m2"], level.value, gold, outputs, full, config,
-        ci, seed, metric_ties.value, compare, window)
+        ci, seed, metric_ties.value, compare, window, jobs)
     with user_errors():
         if plot is not None and not plot.endswith(".svg"):
             raise UsageError(f"--plot {plot}: write an .svg file")

@@ -51,6 +51,7 @@ class MetaEvalRequest:
         ties: the sentence level's metric-tie convention (:data:`TIES`).
         compare: also compare every pair of metrics (system level).
         window: the window analysis' size (``None``: none).
+        jobs: local processes for the per-sentence scoring (1: this process).
     """
 
     dataset: str
@@ -66,6 +67,7 @@ class MetaEvalRequest:
     ties: str = "loss"
     compare: bool = False
     window: int | None = None
+    jobs: int = 1
 
     def check(self) -> None:
         """Refuse what cannot be run.
@@ -78,8 +80,8 @@ class MetaEvalRequest:
             raise UsageError(f"unknown level {self.level!r} (known: {', '.join(LEVELS)})")
         if self.ties not in TIES:
             raise UsageError(f"unknown tie convention {self.ties!r} (known: {', '.join(TIES)})")
-        if self.resamples < 0 or self.seed < 0:
-            raise UsageError("--ci and --seed take 0 or more")
+        if self.resamples < 0 or self.seed < 0 or self.jobs < 1:
+            raise UsageError("--ci and --seed take 0 or more, --jobs 1 or more")
         if self.window is not None and self.window < 2:
             raise UsageError(f"--window takes 2 or more systems, not {self.window}")
         repeated = sorted({m for m in self.metrics if list(self.metrics).count(m) > 1})
@@ -101,10 +103,16 @@ class Scored:
     signature: str
     metric: Metric
 
+    cache: dict[str, list[float]] = field(default_factory=dict)
+
     def sentence_scores(self, system: str) -> list[float]:
-        """The system's score on each sentence scored alone (a one-sentence corpus)."""
-        main = self.metric.columns.index(self.metric.main)
-        return [float(self.metric.corpus([s]).values[main]) for s in self.stats[system]]
+        """The system's score on each sentence scored alone (a one-sentence corpus);
+        computed once (GLEU+ draws its references 500 times per sentence)."""
+        if system not in self.cache:
+            main = self.metric.columns.index(self.metric.main)
+            self.cache[system] = [float(self.metric.corpus([s]).values[main])
+                                  for s in self.stats[system]]
+        return self.cache[system]
 
 
 @dataclass
@@ -179,9 +187,10 @@ def count_sentences(dataset: Dataset) -> int:
 
 
 def score(dataset: Dataset, names: Sequence[str], *, resamples: int = 0,
-          seed: int = DEFAULT_SEED, progress: Callable[[int], None] | None = None
-          ) -> tuple[int, list[Scored]]:
-    """Score every system of ``dataset`` with every metric, once, and resample.
+          seed: int = DEFAULT_SEED, progress: Callable[[int], None] | None = None,
+          jobs: int = 1) -> tuple[int, list[Scored]]:
+    """Score every system of ``dataset`` with every metric, once (``jobs`` processes for
+    the per-sentence step), and resample (``resamples`` bootstrap resamples; 0: none).
 
     Returns:
         ``(sentences, scored)``: the number of sentences and one :class:`Scored` per metric.
@@ -195,7 +204,7 @@ def score(dataset: Dataset, names: Sequence[str], *, resamples: int = 0,
     metrics = build(names)
     with subset_gold(dataset.gold, dataset.lines) as gold:
         run = evaluate([dataset.outputs[s] for s in dataset.systems], gold, metrics,
-                       progress=progress)
+                       progress=progress, jobs=jobs)
     weights = None
     if resamples:
         from gecformats.metrics.resampling import bootstrap_weights
@@ -241,7 +250,7 @@ def run_meta_eval(request: MetaEvalRequest, progress: Callable[[int], None] | No
                          "here (use seeda or gjg15)")
     resamples = request.resamples if request.level == "system" else 0
     sentences, scored = score(dataset, request.metrics, resamples=resamples, seed=request.seed,
-                              progress=progress)
+                              progress=progress, jobs=request.jobs)
     result = MetaEvalResult(request, dataset, sentences, scored, configs)
     if request.level == "sentence":
         result.sentence = sentence_level(dataset, scored, configs, request.ties)
