@@ -83,3 +83,19 @@ def test_sentence_level_reproduces_the_reference(dataset: str) -> None:
                 int(ref["ties_human_prefers_first"]), int(ref["ties_human_prefers_second"]))
             assert row.accuracy == pytest.approx(float(ref[f"acc_tie_{ties}"]), abs=1e-12)
             assert row.tau == pytest.approx(float(ref[f"tau_tie_{ties}"]), abs=1e-12)
+
+
+def test_napoles2015_equals_correlate_with_the_fixture_ranking() -> None:
+    from conftest import FIXTURES
+    from gecformats.metrics.correlate import correlate, read_scores
+
+    data = shared_file("corpora/gec-ranking")
+    shared_file("corpora/conll14/official_submissions")
+    result = run_meta_eval(MetaEvalRequest("napoles2015", str(data), ["length"], resamples=0))
+    human = read_scores(str(FIXTURES / "gleu" / "human-napoles2015.tsv"))
+    scores = result.scored[0].scores
+    for row in result.system:
+        exclude = ["INPUT"] if row.config == "-INPUT" else []
+        expected = correlate(scores, human, exclude=exclude)
+        assert (row.values["pearson"], row.values["spearman"], row.values["kendall"]) == (
+            expected.pearson, expected.spearman, expected.kendall)

@@ -200,3 +200,12 @@ def test_request_checks() -> None:
                 dict(metrics=["m2", "m2"])):
         with pytest.raises(UsageError):
             MetaEvalRequest("seeda", ".", **bad).check()  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("module", ["gecformats.metaeval.system", "gecformats.metaeval.length"])
+def test_module_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
