@@ -40,7 +40,8 @@ def test_systems_split() -> None:
 
 
 def test_id_stands_in_for_a_missing_src_id() -> None:
-    data = b'<r><ranking-item id="62" user="annot2"><translation system="A" rank="4"/></ranking-item></r>'
+    data = (b'<r><ranking-item id="62" user="annot2"><translation system="A" rank="4"/>'
+            b'</ranking-item></r>')
     assert next(read_judgments(data)).src_id == 62
 
 

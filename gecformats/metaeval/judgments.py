@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Union
 
+from lxml import etree
+
 from gecformats import xmlsafe
 from gecformats.errors import GecFormatError
 from gecformats.io import open_binary
@@ -106,12 +108,12 @@ def _items(data: bytes | IO[bytes], name: str, split: str) -> Iterator[RankingIt
         raise GecFormatError("not Appraise ranking XML: no <ranking-item> element", name)
 
 
-def _item(element: object, name: str, line: int, count: int, split: str) -> RankingItem:
-    attribute = "src-id" if element.get("src-id") is not None else "id"  # type: ignore[attr-defined]
-    src_id = _integer(element.get(attribute), attribute, name, line, minimum=0)  # type: ignore[attr-defined]
+def _item(element: etree._Element, name: str, line: int, count: int, split: str) -> RankingItem:
+    attribute = "src-id" if element.get("src-id") is not None else "id"
+    src_id = _integer(element.get(attribute), attribute, name, line, minimum=0)
     ranks: list[tuple[str, int]] = []
     seen: set[str] = set()
-    for child in element:  # type: ignore[attr-defined]
+    for child in element:
         if child.tag != "translation":
             continue
         where = child.sourceline or line
@@ -128,7 +130,7 @@ def _item(element: object, name: str, line: int, count: int, split: str) -> Rank
                                      name, where)
             seen.add(system)
             ranks.append((system, rank))
-    return RankingItem(src_id, tuple(ranks), element.get("user"), count, line)  # type: ignore[attr-defined]
+    return RankingItem(src_id, tuple(ranks), element.get("user"), count, line)
 
 
 def _integer(value: str | None, attribute: str, name: str, line: int, *, minimum: int) -> int:

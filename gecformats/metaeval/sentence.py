@@ -140,7 +140,8 @@ def agreement(counts: PairCounts, ties: str) -> tuple[float, float]:
         return _ratio(c, c + d), _ratio(c - d, c + d)
     if ties == "neutral":
         return _ratio(c, n), _ratio(c - d, n)
-    raise ValueError(f"unknown metric-tie convention {ties!r} (one of {', '.join(TIE_CONVENTIONS)})")
+    raise ValueError(f"unknown metric-tie convention {ties!r} "
+                     f"(one of {', '.join(TIE_CONVENTIONS)})")
 
 
 def _ratio(numerator: int, denominator: int) -> float:
