@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import os
 from enum import Enum
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from gecformats.cli import app, progress_bar, user_errors
 from gecformats.errors import UsageError
+
+if TYPE_CHECKING:
+    from gecformats.metaeval.run import MetaEvalResult
 
 
 class DatasetName(str, Enum):
@@ -93,7 +96,8 @@ def metaeval(
     gold: GoldOpt = None, outputs: OutputsOpt = None, full: FullOpt = False,
     config: ConfigOpt = None, ci: CiOpt = 1000, seed: SeedOpt = 12345,
     metric_ties: TiesOpt = Ties.loss, compare: CompareOpt = False, window: WindowOpt = None,
-    output_format: FormatOpt = MetaFormat.text, plot: PlotOpt = None, jobs: JobsOpt = 1, quiet: QuietOpt = False,
+    output_format: FormatOpt = MetaFormat.text, plot: PlotOpt = None, jobs: JobsOpt = 1,
+    quiet: QuietOpt = False,
 ) -> None:
     """Meta-evaluate metrics: how well their scores of the systems of SEEDA, GJG15 or
     Napoles et al. (2015) agree with the human judgments.
@@ -126,21 +130,19 @@ def metaeval(
             _plot(result, plot)
 
 
-def _plot(result: object, path: str) -> None:
+def _plot(result: MetaEvalResult, path: str) -> None:
     """Write one scatter plot per metric (metric against human score; the first system set
-    and human score)."""
+    and human score): ``path`` itself for one metric, ``FILE-METRIC.svg`` for several."""
     from gecformats.metaeval.plot import scatter_svg
     from gecformats.metaeval.run import human_points
 
-    assert hasattr(result, "scored")
-    config = result.configs[0]  # type: ignore[attr-defined]
-    human = next(iter(result.dataset.humans))  # type: ignore[attr-defined]
+    config = result.configs[0]
+    human = next(iter(result.dataset.humans))
     names = [s.name for s in result.scored]
     root, suffix = os.path.splitext(path)
     for name in names:
-        points = human_points(result, name, config, human)  # type: ignore[arg-type]
-        svg = scatter_svg(points, x_label=name, y_label=human,
-                          title=f"{result.dataset.name} {config}: {name} vs {human}")  # type: ignore[attr-defined]
+        svg = scatter_svg(human_points(result, name, config, human), x_label=name,
+                          y_label=human, title=f"{result.dataset.name} {config}: {name} vs {human}")
         target = path if len(names) == 1 else f"{root}-{name}{suffix}"
         with open(target, "w", encoding="utf-8") as out:
             out.write(svg)

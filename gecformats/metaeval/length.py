@@ -8,7 +8,8 @@ correlates no better than output length says little) and the reference every num
 
 >>> from gecformats.metrics.base import Hypothesis
 >>> metric = LengthMetric()
->>> stats = [metric.sentence(None, Hypothesis(("a",), "a cat  ")), metric.sentence(None, Hypothesis((), ""))]
+>>> stats = [metric.sentence(None, Hypothesis(("a",), "a cat  ")),
+...          metric.sentence(None, Hypothesis((), ""))]
 >>> metric.corpus(stats).values, metric.corpus(stats, [2, 0]).values
 ((5.0,), (10.0,))
 """

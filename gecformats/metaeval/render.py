@@ -132,8 +132,9 @@ def text(result: MetaEvalResult) -> str:
             lines += ["", "window analysis (systems ranked by the human score, best first)",
                       f"{'metric':<12}{'config':<10}{'human':<9}{'ranks':<8}{'r':>7}{'rho':>7}"]
             for w in result.windows:
-                lines.append(f"{w.metric:<12}{w.config:<10}{w.human:<9}"
-                             f"{f'{w.start + 1}-{w.end + 1}':<8}{w.pearson:>7.3f}{w.spearman:>7.3f}")
+                ranks = f"{w.start + 1}-{w.end + 1}"
+                lines.append(f"{w.metric:<12}{w.config:<10}{w.human:<9}{ranks:<8}"
+                             f"{w.pearson:>7.3f}{w.spearman:>7.3f}")
     lines += ["", *(f"{s.name}: {s.signature}" for s in result.scored)]
     lines += [f"note: {n}" for n in result.dataset.notes]
     return "\n".join(lines) + "\n"

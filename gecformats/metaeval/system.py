@@ -3,7 +3,8 @@
 The point values are those of :mod:`gecformats.metrics.correlate` (Pearson's r, Spearman's
 ρ with average ranks for ties, Kendall's τ-b: the values scipy gives, no scipy needed).
 The intervals come from resampling the **test set**, not the 12–15 points: each bootstrap
-resample draws the sentences with replacement (:func:`~gecformats.metrics.resampling.bootstrap_weights`,
+resample draws the sentences with replacement
+(:func:`~gecformats.metrics.resampling.bootstrap_weights`,
 the same rows for every system and every metric), every system is rescored on it by the
 metric's own corpus step from its cached per-sentence statistics (M2's greedy annotator
 choice redone, …), and the correlation with the (fixed) human scores is recomputed; the
@@ -249,7 +250,8 @@ def williams(r12: float, r13: float, r23: float, n: int) -> float:
     """One-sided p value of Williams' test that ``r12 > r13``, where variable 1 (the human
     score) is shared and ``r23`` is the correlation of the two metrics, over ``n`` systems:
 
-    t = (r12 − r13) √((n − 1)(1 + r23)) / √(2 K (n − 1)/(n − 3) + ((r12 + r13)²/4)(1 − r23)³),
+    t = (r12 − r13) √((n − 1)(1 + r23))
+      / √(2 K (n − 1)/(n − 3) + ((r12 + r13)²/4)(1 − r23)³),
     K = 1 − r12² − r13² − r23² + 2 r12 r13 r23, with n − 3 degrees of freedom.
 
     Returns NaN when undefined (n ≤ 3, a NaN correlation, a zero denominator).
