@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.metaeval import datasets
@@ -210,3 +212,22 @@ def test_module_examples(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=200))
+def test_human_score_readers_give_a_located_error_or_values(data: bytes) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "scores.txt"
+        path.write_bytes(data)
+        for read in (lambda: datasets.read_column(str(path), ("A", "B")),
+                     lambda: datasets.read_table(str(path), "EW_score", ("A", "B"))):
+            try:
+                values = read()
+            except GecFormatError as exc:
+                assert exc.file == str(path)
+            else:
+                assert set(values) == {"A", "B"}
+                assert all(math.isfinite(v) for v in values.values())

@@ -260,9 +260,12 @@ def read_table(path: str, column: str, systems: tuple[str, ...]) -> dict[str, fl
                 raise GecFormatError(f"no column {column!r}", path, number)
             continue
         try:
-            found[fields[0]] = float(fields[header.index(column)])
+            value = float(fields[header.index(column)])
         except (ValueError, IndexError):
-            raise GecFormatError(f"no number in column {column!r}", path, number) from None
+            value = math.nan
+        if not math.isfinite(value):
+            raise GecFormatError(f"no number in column {column!r}", path, number)
+        found[fields[0]] = value
     missing = [s for s in systems if s not in found]
     if missing:
         raise GecFormatError(f"no {column} for {', '.join(missing)}", path)
