@@ -99,3 +99,22 @@ def test_napoles2015_equals_correlate_with_the_fixture_ranking() -> None:
         expected = correlate(scores, human, exclude=exclude)
         assert (row.values["pearson"], row.values["spearman"], row.values["kendall"]) == (
             expected.pearson, expected.spearman, expected.kendall)
+
+
+def test_paper_variant_lm_critic_scored_on_pie_output() -> None:
+    """The trap of SEEDA's subset LM-Critic file (a copy of PIE's before December 2024):
+    scoring LM-Critic on PIE's output gives the reference's PAPER-REPRODUCTION rows."""
+    from gecformats.metaeval.datasets import load
+
+    expected = {(row["config"], row["human"]): (float(row["pearson"]), float(row["spearman"]))
+                for row in _reference("system_level.tsv") if "PAPER" in row["metric_scores"]}
+    shared_file("corpora/conll14/conll14st-test-data/noalt/official-2014.combined.m2")
+    dataset = load("seeda", str(shared_file("corpora/seeda")))
+    dataset.outputs["LM-Critic"] = dataset.outputs["PIE"]
+    result = run_meta_eval(MetaEvalRequest("seeda", "", ["m2"], resamples=0), dataset=dataset)
+    got = {(r.config, r.human): (r.values["pearson"], r.values["spearman"])
+           for r in result.system}
+    assert len(expected) == 16
+    for key, (r, rho) in expected.items():
+        assert got[key] == pytest.approx((r, rho), abs=1e-6), key
+    assert got[("base", "TS_edit")] == pytest.approx((0.7912, 0.7636), abs=5e-5)
