@@ -22,7 +22,8 @@ SYSTEM_COLUMNS = ("metric", "config", "human", "pearson", "pearson_low", "pearso
 """The system-level TSV header."""
 SENTENCE_COLUMNS = ("metric", "config", "judgments", "ties", "accuracy", "tau", "pairs",
                     "concordant", "discordant", "ties_human_prefers_first",
-                    "ties_human_prefers_second")
+                    "ties_human_prefers_second", "acc_tie_loss", "tau_tie_loss",
+                    "acc_tie_skip", "tau_tie_skip", "acc_tie_neutral", "tau_tie_neutral")
 """The sentence-level TSV header."""
 FORMATS = ("text", "json", "tsv", "latex")
 
@@ -100,14 +101,17 @@ def text(result: MetaEvalResult) -> str:
     lines = [f"{result.dataset.name}: {len(result.dataset.systems)} systems, "
              f"{result.sentences} sentences ({what})"]
     if request.level == "sentence":
-        lines.append(f"sentence level, metric ties: {request.ties}")
+        other = "skip" if request.ties == "loss" else "loss"
+        lines.append(f"sentence level, metric ties: {request.ties} (and {other} beside it)")
         lines.append(f"{'metric':<12}{'config':<10}{'judgments':<10}{'acc':>7}{'tau':>8}"
-                     f"{'pairs':>8}{'C':>7}{'D':>7}{'T':>6}")
+                     f"{other + ' acc':>10}{'tau':>8}{'pairs':>8}{'C':>7}{'D':>7}{'T':>6}")
         for row in result.sentence:
             c = row.counts
+            acc, tau = row.conventions.get(other, (math.nan, math.nan))
             lines.append(f"{row.metric:<12}{row.config:<10}{row.judgments:<10}"
-                         f"{row.accuracy:>7.4f}{row.tau:>8.4f}{c.n:>8}{c.concordant:>7}"
-                         f"{c.discordant:>7}{c.ties_first + c.ties_second:>6}")
+                         f"{row.accuracy:>7.4f}{row.tau:>8.4f}{acc:>10.4f}{tau:>8.4f}"
+                         f"{c.n:>8}{c.concordant:>7}{c.discordant:>7}"
+                         f"{c.ties_first + c.ties_second:>6}")
     else:
         ci = f", 95% bootstrap intervals over {request.resamples} resamples of the sentences"
         lines.append("system level: Pearson r, Spearman rho" + (ci if request.resamples else ""))

@@ -118,8 +118,9 @@ class Scored:
 @dataclass
 class SentenceAgreement:
     """Sentence level, one metric × system set × judgment file: the pair counts (a
-    :class:`gecformats.metaeval.sentence.PairCounts`) and the accuracy and Kendall's τ
-    under ``ties``."""
+    :class:`gecformats.metaeval.sentence.PairCounts`), the accuracy and Kendall's τ
+    under ``ties``, and under every convention of :data:`TIES` (``conventions``: name →
+    (accuracy, τ))."""
 
     metric: str
     config: str
@@ -128,6 +129,7 @@ class SentenceAgreement:
     ties: str
     accuracy: float
     tau: float
+    conventions: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -136,7 +138,9 @@ class SentenceAgreement:
                 "ties": self.ties, "accuracy": self.accuracy, "tau": self.tau,
                 "pairs": c.n, "concordant": c.concordant, "discordant": c.discordant,
                 "ties_human_prefers_first": c.ties_first,
-                "ties_human_prefers_second": c.ties_second}
+                "ties_human_prefers_second": c.ties_second,
+                **{f"{k}_tie_{name}": v for name, (acc, tau) in self.conventions.items()
+                   for k, v in (("acc", acc), ("tau", tau))}}
 
 
 @dataclass
@@ -308,8 +312,9 @@ def sentence_level(dataset: Dataset, scored: Sequence[Scored], configs: Sequence
                     counts = pairwise_counts(items, chosen, systems, index)
                 except ValueError as exc:  # a src-id past the scored sentences
                     raise GecFormatError(str(exc), dataset.judgments[name]) from None
-                accuracy, tau = agreement(counts, ties)
-                out.append(SentenceAgreement(one.name, config, name, counts, ties, accuracy, tau))
+                every = {t: agreement(counts, t) for t in TIES}
+                out.append(SentenceAgreement(one.name, config, name, counts, ties, *every[ties],
+                                             every))
     return out
 
 
