@@ -36,7 +36,7 @@ MetricOpt = Annotated[Optional[list[MetricName]], typer.Option(
     "--metric", help="m2 (the default: MaxMatch, as the NUS m2scorer), errant (ERRANT's span "
     "metric, as errant_compare), gleu (GLEU+, as gec-ranking), imeasure (the I-measure, as "
     "ieval.py), green (GREEN, as gec-metrics), sentm2, senterrant (mean of per-sentence M2 / "
-    "ERRANT F, as PT-M2). Repeat for a column group per metric.")]
+    "ERRANT F, as PT-M2), gotoscorer (difficulty-weighted chunks, as GTS). Repeat for a column group per metric.")]
 FormatOpt = Annotated[ScoreFormat, typer.Option(
     "--format", help="text, json (keyed by system, then metric), tsv, csv or latex (a "
     "table); m2scorer (the NUS scorer's three lines; M2, one system) or errant "
@@ -93,7 +93,7 @@ CatOpt = Annotated[Optional[int], typer.Option(
     "--cat", min=1, max=3, help="errant: per-category scores: 1 operation, 2 main type, 3 "
     "every type (errant_compare -cat); needs ERRANT's types in the gold.")]
 ExtractorOpt = Annotated[Optional[str], typer.Option(
-    "--extractor", metavar="lcs|native|errant", help="errant, text hypotheses, and the gold "
+    "--extractor", metavar="lcs|native|errant", help="errant, senterrant, gotoscorer: text hypotheses, and the gold "
     "of --ref: lcs (default: gecformats' aligner), native (ERRANT's rules on guessed word "
     "classes, closer to ERRANT's edits) or errant (ERRANT's own edits and types, as "
     "errant_parallel; needs pip install 'gecformats[errant]').")]
@@ -118,6 +118,26 @@ GreenOrderOpt = Annotated[Optional[int], typer.Option(
     "--green-order", metavar="N", help="green: the highest n-gram order (default 4).")]
 GreenUnitOpt = Annotated[Optional[str], typer.Option(
     "--green-unit", metavar="word|char", help="green: n-grams of words (default) or characters.")]
+# ---------------------------------------------------------------- gotoscorer
+GotoVersionOpt = Annotated[Optional[str], typer.Option(
+    "--gotoscorer-version", metavar="gts|gec-metrics|gec-metrics-intended", help="gotoscorer: "
+    "the official GTS (default), gec-metrics' port, or the port with its weight generator "
+    "comparing spans as intended.")]
+GotoWeightingOpt = Annotated[Optional[str], typer.Option(
+    "--gotoscorer-weighting", metavar="weighted|none", help="gotoscorer: difficulty weights "
+    "or every chunk 1 (default: weighted for gts, none for gec-metrics, as the originals).")]
+GotoRefOpt = Annotated[Optional[int], typer.Option(
+    "--gotoscorer-ref", metavar="K", min=0, help="gotoscorer: the gold annotator scored "
+    "against (default 0; the originals take one reference).")]
+WeightsFromOpt = Annotated[Optional[list[str]], typer.Option(
+    "--weights-from", metavar="SYS", help="gotoscorer: a system output that weighs the "
+    "chunks (repeat; default: the systems scored).")]
+WeightsOpt = Annotated[Optional[str], typer.Option(
+    "--weights", metavar="FILE", help="gotoscorer: read the weights (GTS's -gen_w_file "
+    "file or gec-metrics' JSON).")]
+SaveWeightsOpt = Annotated[Optional[str], typer.Option(
+    "--save-weights", metavar="FILE", help="gotoscorer: write the weights (FILE.json: "
+    "gec-metrics' JSON; else GTS's weight file).")]
 # ---------------------------------------------------------------- statistics and engines
 CiOpt = Annotated[bool, typer.Option(
     "--ci", help="95% bootstrap intervals of every metric's scores (each resample redoes the "
@@ -151,7 +171,10 @@ def score(
     spacy_model: SpacyModelOpt = None, gleu_version: GleuVersionOpt = None,
     lam: LambdaOpt = None, iterations: IterationsOpt = None, maximise: MaximiseOpt = None,
     optimise: OptimiseOpt = None, green_beta: GreenBetaOpt = None,
-    green_order: GreenOrderOpt = None, green_unit: GreenUnitOpt = None, ci: CiOpt = False, paired_bs: PairedBsOpt = False,
+    green_order: GreenOrderOpt = None, green_unit: GreenUnitOpt = None,
+    gotoscorer_version: GotoVersionOpt = None, gotoscorer_weighting: GotoWeightingOpt = None,
+    gotoscorer_ref: GotoRefOpt = None, weights_from: WeightsFromOpt = None,
+    weights: WeightsOpt = None, save_weights: SaveWeightsOpt = None, ci: CiOpt = False, paired_bs: PairedBsOpt = False,
     paired_ar: PairedArOpt = False, resamples: ResamplesOpt = 1000, trials: TrialsOpt = 10000,
     seed: SeedOpt = 12345, correction: CorrectionOpt = None, jobs: JobsOpt = 1,
     engine: EngineOpt = EngineName.local, scheduler: SchedulerOpt = None,
@@ -188,4 +211,7 @@ score.help_sections = [  # type: ignore[attr-defined]
     ("GLEU (--metric gleu)", ["gleu_version", "lam", "iterations"]),
     ("I-measure (--metric imeasure)", ["maximise", "optimise"]),
     ("GREEN (--metric green)", ["green_beta", "green_order", "green_unit"]),
+    ("GoToScorer (--metric gotoscorer; also --extractor)", [
+        "gotoscorer_version", "gotoscorer_weighting", "gotoscorer_ref", "weights_from",
+        "weights", "save_weights"]),
 ]

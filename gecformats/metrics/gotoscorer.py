@@ -380,6 +380,7 @@ class GoToScorerMetric(Metric):
     spacy_model: str | None = None
     _given: Weights | None = field(default=None, init=False, repr=False)
     _used: Weights | None = field(default=None, init=False, repr=False)
+    _judgements: bool = field(default=False, init=False, repr=False)
 
     name = "gotoscorer"
     label = "GoToScorer"
@@ -445,6 +446,7 @@ class GoToScorerMetric(Metric):
 
             helper = replace(self, weighting="weighted", weights_from=(), weights_file=None,
                              save_weights=None)
+            helper._judgements = (self.save_weights or "").endswith(".json")
             evaluate(list(self.weights_from), gold, [helper])
             assert helper._used is not None
             names = system_names(list(self.weights_from))
@@ -483,7 +485,7 @@ class GoToScorerMetric(Metric):
         if self._given is None and self.weighting == "none" and self.save_weights is None:
             self._used = None
             return stats
-        json_file = self.save_weights is not None and self.save_weights.endswith(".json")
+        json_file = self._judgements or (self.save_weights or "").endswith(".json")
         used = self._given if self._given is not None else self._judged(stats, json_file)
         self._used = used
         if stats:
