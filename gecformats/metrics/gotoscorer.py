@@ -134,24 +134,45 @@ def gecm_chunks(tokens: Sequence[str], edits: Sequence[tuple[int, int, str, str]
 
 
 class _Index:
-    """A system's chunks indexed for the judgements: the first chunk of each span, every
-    span's chunks, the chunks starting at each position and those covering it."""
+    """A system's chunks indexed for the judgements: the first chunk of each span and text,
+    and of each span, every span's chunks, the chunks starting at each position and those covering it (built when
+    first needed: most gold chunks have a system chunk of the same span and text)."""
 
     def __init__(self, chunks: Sequence[Chunk]) -> None:
-        self.spans: dict[tuple[int, int], list[Chunk]] = {}
+        self.chunks = chunks
+        self.exact: dict[tuple[int, int, str], bool] = {}
+        self.first: dict[tuple[int, int], Chunk] = {}
+        for c in chunks:
+            self.exact.setdefault((c[0], c[1], c[2]), c[3])
+            self.first.setdefault((c[0], c[1]), c)
+        self._spans: dict[tuple[int, int], list[Chunk]] | None = None
         self.starts: dict[int, list[Chunk]] = {}
         self.cover: dict[int, list[Chunk]] = {}
-        self.texts = {c[2] for c in chunks}
-        self.exact = {(c[0], c[1], c[2]) for c in chunks}
-        for c in chunks:
-            self.spans.setdefault((c[0], c[1]), []).append(c)
-            self.starts.setdefault(c[0], []).append(c)
-            for p in range(c[0] + 1, c[1]):
-                self.cover.setdefault(p, []).append(c)
+        self._texts: set[str] | None = None
+
+    @property
+    def spans(self) -> dict[tuple[int, int], list[Chunk]]:
+        """Span → its chunks, in order."""
+        if self._spans is None:
+            self._spans = {}
+            for c in self.chunks:
+                self._spans.setdefault((c[0], c[1]), []).append(c)
+                self.starts.setdefault(c[0], []).append(c)
+                for p in range(c[0] + 1, c[1]):
+                    self.cover.setdefault(p, []).append(c)
+        return self._spans
+
+    @property
+    def texts(self) -> set[str]:
+        """Every chunk's text."""
+        if self._texts is None:
+            self._texts = {c[2] for c in self.chunks}
+        return self._texts
 
     def overlapping(self, start: int, end: int) -> Iterator[Chunk]:
         """The chunks that start in ``[start, end)`` or start before ``start`` and end after
         it (the overlap test both originals use)."""
+        self.spans
         for p in range(start, end):
             yield from self.starts.get(p, ())
         yield from self.cover.get(start, ())
@@ -160,19 +181,21 @@ class _Index:
 def gts_judge(gold: Sequence[Chunk], system: Sequence[Chunk]) -> bytes:
     """GTS's ``alignmenter.update_evaluation``: per gold chunk, the code of one system (bits
     :data:`CORRECT`, :data:`MODIFIED`, :data:`GOLD`).  A system chunk with the gold chunk's
-    span and text makes it correct (modified as that chunk); else the overlapping chunks
-    (same span, or, for a gold chunk that is no insertion, overlapping) make it wrong,
-    modified if any of them is; with none, it is correct iff the gold left it unchanged."""
+    span and text makes it correct (modified as the first such chunk); else the overlapping
+    chunks (same span, or, for a gold chunk that is no insertion, overlapping) make it
+    wrong, modified if any of them is; with none, it is correct iff the gold left it
+    unchanged."""
     index = _Index(system)
+    exact = index.exact
     out = bytearray()
     for start, end, text, modified, _ in gold:
         code = GOLD if modified else 0
-        same = index.spans.get((start, end), ())
-        hit = next((c for c in same if c[2] == text), None)
+        hit = exact.get((start, end, text))
         if hit is not None:
-            code |= CORRECT | (MODIFIED if hit[3] else 0)
+            code |= CORRECT | (MODIFIED if hit else 0)
         else:
-            near = list(same) if start == end else list(index.overlapping(start, end))
+            near = index.spans.get((start, end), []) if start == end \
+                else list(index.overlapping(start, end))
             if near:
                 code |= MODIFIED if any(c[3] for c in near) else 0
             elif not modified:
@@ -190,18 +213,19 @@ def gecm_judge(reference: Sequence[Chunk], hypothesis: Sequence[Chunk], intended
     decides both; without one, an insertion chunk is correct and untried, another chunk is
     wrong and tried iff an overlapping hypothesis chunk is an edit."""
     index = _Index(hypothesis)
+    exact = index.exact
     out = bytearray()
     for start, end, text, modified, _ in reference:
         code = GOLD if modified else 0
-        same = index.spans.get((start, end))
-        if same:
-            first = same[0]
+        found = (start, end, text) in exact
+        first = index.first.get((start, end))
+        if first is not None:
             code |= (CORRECT if first[2] == text else 0) | (MODIFIED if first[3] else 0)
         elif start == end:
             code |= CORRECT if hypothesis else 0
         elif any(c[3] for c in index.overlapping(start, end)):
             code |= MODIFIED
-        if ((start, end, text) in index.exact) if intended else (text in index.texts):
+        if found if intended else (text in index.texts):
             code |= GENERATOR
         out.append(code)
     return bytes(out)
