@@ -135,8 +135,7 @@ def gecm_chunks(tokens: Sequence[str], edits: Sequence[tuple[int, int, str, str]
 
 class _Index:
     """A system's chunks indexed for the judgements: the first chunk of each span and text,
-    and of each span, every span's chunks, the chunks starting at each position and those covering it (built when
-    first needed: most gold chunks have a system chunk of the same span and text)."""
+    and of each span; every text (built when first needed)."""
 
     def __init__(self, chunks: Sequence[Chunk]) -> None:
         self.chunks = chunks
@@ -145,22 +144,7 @@ class _Index:
         for c in chunks:
             self.exact.setdefault((c[0], c[1], c[2]), c[3])
             self.first.setdefault((c[0], c[1]), c)
-        self._spans: dict[tuple[int, int], list[Chunk]] | None = None
-        self.starts: dict[int, list[Chunk]] = {}
-        self.cover: dict[int, list[Chunk]] = {}
         self._texts: set[str] | None = None
-
-    @property
-    def spans(self) -> dict[tuple[int, int], list[Chunk]]:
-        """Span → its chunks, in order."""
-        if self._spans is None:
-            self._spans = {}
-            for c in self.chunks:
-                self._spans.setdefault((c[0], c[1]), []).append(c)
-                self.starts.setdefault(c[0], []).append(c)
-                for p in range(c[0] + 1, c[1]):
-                    self.cover.setdefault(p, []).append(c)
-        return self._spans
 
     @property
     def texts(self) -> set[str]:
@@ -169,13 +153,13 @@ class _Index:
             self._texts = {c[2] for c in self.chunks}
         return self._texts
 
-    def overlapping(self, start: int, end: int) -> Iterator[Chunk]:
-        """The chunks that start in ``[start, end)`` or start before ``start`` and end after
-        it (the overlap test both originals use)."""
-        self.spans
-        for p in range(start, end):
-            yield from self.starts.get(p, ())
-        yield from self.cover.get(start, ())
+    def near(self, start: int, end: int) -> list[Chunk]:
+        """The chunks with the span ``(start, end)`` for an insertion span; for another,
+        those that start in ``[start, end)`` or start before ``start`` and end after it (the
+        overlap test both originals use)."""
+        if start == end:
+            return [c for c in self.chunks if c[0] == start and c[1] == end]
+        return [c for c in self.chunks if start <= c[0] < end or c[0] <= start < c[1]]
 
 
 def gts_judge(gold: Sequence[Chunk], system: Sequence[Chunk]) -> bytes:
@@ -194,8 +178,7 @@ def gts_judge(gold: Sequence[Chunk], system: Sequence[Chunk]) -> bytes:
         if hit is not None:
             code |= CORRECT | (MODIFIED if hit else 0)
         else:
-            near = index.spans.get((start, end), []) if start == end \
-                else list(index.overlapping(start, end))
+            near = index.near(start, end)
             if near:
                 code |= MODIFIED if any(c[3] for c in near) else 0
             elif not modified:
@@ -223,7 +206,7 @@ def gecm_judge(reference: Sequence[Chunk], hypothesis: Sequence[Chunk], intended
             code |= (CORRECT if first[2] == text else 0) | (MODIFIED if first[3] else 0)
         elif start == end:
             code |= CORRECT if hypothesis else 0
-        elif any(c[3] for c in index.overlapping(start, end)):
+        elif any(c[3] for c in index.near(start, end)):
             code |= MODIFIED
         if found if intended else (text in index.texts):
             code |= GENERATOR
