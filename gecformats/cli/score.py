@@ -125,7 +125,8 @@ GotoVersionOpt = Annotated[Optional[str], typer.Option(
     "comparing spans as intended.")]
 GotoWeightingOpt = Annotated[Optional[str], typer.Option(
     "--gotoscorer-weighting", metavar="weighted|none", help="gotoscorer: difficulty weights "
-    "or every chunk 1 (default: weighted for gts, none for gec-metrics, as the originals).")]
+    "or every chunk 1 (default: weighted for gts, none for gec-metrics, as the originals; "
+    "weighted with --weights or --weights-from).")]
 GotoRefOpt = Annotated[Optional[int], typer.Option(
     "--gotoscorer-ref", metavar="K", min=0, help="gotoscorer: the gold annotator scored "
     "against (default 0; the originals take one reference).")]

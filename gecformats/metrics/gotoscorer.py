@@ -70,6 +70,23 @@ CORRECT, MODIFIED, GENERATOR, GOLD = 1, 2, 4, 8
 it (gec-metrics); gec-metrics' weight generator counts it corrected; the gold edited it."""
 
 
+def sentence_edits(sentence: Sentence, annotator: int) -> list[tuple[int, int, str, str]]:
+    """One annotator's edits ``(start, end, type, correction)`` in file order, the
+    correction as its M2 field reads (a deletion empty, or ``-NONE-`` where the file spelled
+    it so; alternatives joined by ``||``), as both originals take them."""
+    from gecformats.formats.m2 import DELETION_META, NONE
+
+    out = []
+    for e in sentence.annotators.get(annotator, ()):
+        if len(e.corrections) == 1:
+            c = e.corrections[0]
+            text = " ".join(c) if c else (NONE if DELETION_META in e.meta else "")
+        else:
+            text = "||".join(" ".join(c) if c else NONE for c in e.corrections)
+        out.append((e.start, e.end, e.type, text))
+    return out
+
+
 def gts_chunks(tokens: Sequence[str], edits: Sequence[tuple[int, int, str, str]]) -> list[Chunk]:
     """GTS's ``generate_chunk_from_m2`` for one sentence: ``edits`` ``(start, end, type,
     correction)`` in file order (``noop``, ``UNK`` and ``Um`` left out), every token outside
@@ -220,10 +237,13 @@ class GoldChunks(NamedTuple):
     (``tokens``), the gold annotator's chunks and each chunk's type group (the order of
     first appearance of its type; gec-metrics sums per type first)."""
 
+
     source: tuple[str, ...]
     tokens: tuple[str, ...]
     chunks: tuple[Chunk, ...]
     groups: tuple[int, ...]
+    untouched: bytes
+    """The codes of a hypothesis without edits (the commonest)."""
 
 
 class GotoStats(NamedTuple):
@@ -365,7 +385,8 @@ class GoToScorerMetric(Metric):
 
     Args:
         version: ``gts`` (default), ``gec-metrics`` or ``gec-metrics-intended``.
-        weighting: ``weighted`` or ``none``; default: GTS weighted, gec-metrics none.
+        weighting: ``weighted`` or ``none``; default: GTS weighted, gec-metrics none
+            (weighted when ``weights_from`` or ``weights_file`` is given).
         ref: the gold annotator.
         weights_from: the system outputs that weigh the chunks (default: those scored).
         weights_file: read the weights from this file instead (:func:`read_weights`).
@@ -404,7 +425,8 @@ class GoToScorerMetric(Metric):
             raise ValueError(f"unknown gotoscorer version {self.version!r} (known: "
                              f"{', '.join(VERSIONS)})")
         if self.weighting is None:
-            self.weighting = "weighted" if self.version == "gts" else "none"
+            given = bool(self.weights_from) or self.weights_file is not None
+            self.weighting = "weighted" if self.version == "gts" or given else "none"
         if self.weighting not in WEIGHTINGS:
             raise ValueError(f"unknown gotoscorer weighting {self.weighting!r} (known: "
                              f"{', '.join(WEIGHTINGS)})")
@@ -520,14 +542,13 @@ class GoToScorerMetric(Metric):
     def prepare(self, gold: Sentence) -> GoldChunks:
         """The chunks of gold annotator ``ref`` (:func:`gts_chunks` or :func:`gecm_chunks`),
         on the source tokens (an empty source is one empty token, as ``''.split(' ')``)."""
-        from gecformats.metrics.errant import raw_edits
-
         tokens = tuple(gold.source) or ("",)
-        edits = [(s, e, t, c) for s, e, t, c, a in raw_edits(gold) if a == self.ref]
-        chunks = (gts_chunks if self._gts else gecm_chunks)(tokens, edits)
+        chunker = gts_chunks if self._gts else gecm_chunks
+        chunks = chunker(tokens, sentence_edits(gold, self.ref))
         seen: dict[str, int] = {}
         groups = tuple(seen.setdefault(c[4], len(seen)) for c in chunks)
-        return GoldChunks(tuple(gold.source), tokens, tuple(chunks), groups)
+        prepared = GoldChunks(tuple(gold.source), tokens, tuple(chunks), groups, b"")
+        return prepared._replace(untouched=self._judge(prepared, []).codes)
 
     def sentence(self, prepared: GoldChunks, hypothesis: Hypothesis) -> GotoStats:
         """The codes of one hypothesis: its edits (M2: its first annotator's; text: extracted)
@@ -537,10 +558,11 @@ class GoToScorerMetric(Metric):
             GecFormatError: an M2 hypothesis whose source differs from the gold's.
         """
         if hypothesis.sentence is not None:
-            from gecformats.metrics.errant import _same_source, raw_edits
+            from gecformats.metrics.errant import _same_source
 
             _same_source(hypothesis.sentence.source, prepared.source)
-            edits = raw_edits(hypothesis.sentence)
+            first = min(hypothesis.sentence.annotators, default=0)
+            return self._judge(prepared, sentence_edits(hypothesis.sentence, first))
         elif self.extractor == "errant":
             from gecformats.metrics.errant import _errant_edits
 
@@ -551,11 +573,15 @@ class GoToScorerMetric(Metric):
 
             found = align_edits(prepared.source, hypothesis.tokens, extractor=self.extractor)
             edits = _model_edits(Sentence(prepared.source, {0: found}))
-        return self._judge(prepared, edits)
-
-    def _judge(self, prepared: GoldChunks, edits: Sequence[tuple]) -> GotoStats:
         first = min((e[4] for e in edits), default=0)
-        mine = [(s, e, t, c) for s, e, t, c, a in edits if a == first]
+        return self._judge(prepared, [(s, e, t, c) for s, e, t, c, a in edits if a == first])
+
+    def _judge(self, prepared: GoldChunks, mine: Sequence[tuple[int, int, str, str]]
+               ) -> GotoStats:
+        """The statistics of one hypothesis' edits ``(start, end, type, correction)``."""
+        skipped = ("noop", "UNK", "Um") if self._gts else ("noop", "UNK")
+        if prepared.untouched and all(e[2] in skipped for e in mine):
+            return GotoStats(prepared.untouched, None, None if self._gts else prepared.groups)
         if self._gts:
             return GotoStats(gts_judge(prepared.chunks, gts_chunks(prepared.tokens, mine)),
                              None, None)
@@ -583,7 +609,7 @@ class GoToScorerMetric(Metric):
             for s, hyp in enumerate(hyps):
                 try:
                     row.append(self.sentence(p, hyp) if hyp.sentence is not None else
-                               self._judge(p, parses.edits(i, hyp.tokens)))
+                               self._judge(p, [e[:4] for e in parses.edits(i, hyp.tokens)]))
                 except GecFormatError as exc:
                     raise SystemFailure(exc, s) from None
             yield row
