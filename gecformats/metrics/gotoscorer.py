@@ -46,6 +46,9 @@ import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import reduce
+from itertools import chain, compress, repeat
+from operator import add
 from typing import Any, NamedTuple
 
 from gecformats import __version__
@@ -374,6 +377,10 @@ for _code in range(16):
                     else (0, 0, 0, 1) if _cor else (0, 0, 1, 0))
 
 
+_TABLES = tuple(bytes(_ADDS[c][k] if c < 16 else 0 for c in range(256)) for k in range(4))
+"""Per sum (tp, fp, fn, tn), ``bytes.translate`` tables: code → 1 if the chunk adds to it."""
+
+
 @dataclass
 class GoToScorerMetric(Metric):
     """GoToScorer as a :class:`~gecformats.metrics.base.Metric`.
@@ -654,21 +661,13 @@ class GoToScorerMetric(Metric):
         if weights is not None:
             return Totals(self.resampler(stats).scores([weights])[0])
         if self._gts:
-            tp = fp = fn = tn = total = 0
-            one = 1
-            for s in stats:
-                ws = s.weights if s.weights is not None else (one,) * len(s.codes)
-                for code, w in zip(s.codes, ws):
-                    a = _ADDS[code]
-                    total += w
-                    if a[0]:
-                        tp += w
-                    if a[1]:
-                        fp += w
-                    if a[2]:
-                        fn += w
-                    if a[3]:
-                        tn += w
+            codes = b"".join(s.codes for s in stats)
+            ws = list(chain.from_iterable(s.weights if s.weights is not None
+                                          else repeat(1, len(s.codes)) for s in stats))
+            # chunk by chunk, left to right, as GTS adds (reduce: no compensated sum)
+            tp, fp, fn, tn = (reduce(add, compress(ws, codes.translate(table)), 0)
+                              for table in _TABLES)
+            total = reduce(add, ws, 0)
         else:
             tp = fp = fn = tn = 0.0
             for s in stats:
