@@ -33,10 +33,9 @@ GoldFormatOpt = Annotated[Optional[str], typer.Option(
     "--gold-format", metavar="FORMAT", help="The gold's format when its name does not tell "
     "(m2, ixml, conll).")]
 MetricOpt = Annotated[Optional[list[MetricName]], typer.Option(
-    "--metric", help="m2 (the default: MaxMatch, as the NUS m2scorer), errant (ERRANT's span "
-    "metric, as errant_compare), gleu (GLEU+, as gec-ranking), imeasure (the I-measure, as "
-    "ieval.py), green (GREEN, as gec-metrics), sentm2, senterrant (mean of per-sentence M2 / "
-    "ERRANT F, as PT-M2), gotoscorer (difficulty-weighted chunks, as GTS). Repeat for a column group per metric.")]
+    "--metric", help="m2 (default; NUS m2scorer), errant (errant_compare), gleu "
+    "(gec-ranking), imeasure (ieval.py), green, gotoscorer, sentm2, senterrant. Repeat: "
+    "a column group each.")]
 FormatOpt = Annotated[ScoreFormat, typer.Option(
     "--format", help="text, json (keyed by system, then metric), tsv, csv or latex (a "
     "table); m2scorer (the NUS scorer's three lines; M2, one system) or errant "
@@ -93,7 +92,7 @@ CatOpt = Annotated[Optional[int], typer.Option(
     "--cat", min=1, max=3, help="errant: per-category scores: 1 operation, 2 main type, 3 "
     "every type (errant_compare -cat); needs ERRANT's types in the gold.")]
 ExtractorOpt = Annotated[Optional[str], typer.Option(
-    "--extractor", metavar="lcs|native|errant", help="errant, senterrant, gotoscorer: text hypotheses, and the gold "
+    "--extractor", metavar="lcs|native|errant", help="errant, text hypotheses, and the gold "
     "of --ref: lcs (default: gecformats' aligner), native (ERRANT's rules on guessed word "
     "classes, closer to ERRANT's edits) or errant (ERRANT's own edits and types, as "
     "errant_parallel; needs pip install 'gecformats[errant]').")]
@@ -120,25 +119,17 @@ GreenUnitOpt = Annotated[Optional[str], typer.Option(
     "--green-unit", metavar="word|char", help="green: n-grams of words (default) or characters.")]
 # ---------------------------------------------------------------- gotoscorer
 GotoVersionOpt = Annotated[Optional[str], typer.Option(
-    "--gotoscorer-version", metavar="gts|gec-metrics|gec-metrics-intended", help="gotoscorer: "
-    "the official GTS (default), gec-metrics' port, or the port with its weight generator "
-    "comparing spans as intended.")]
+    "--gotoscorer-version", metavar="V", help="gts (default), gec-metrics(-intended).")]
 GotoWeightingOpt = Annotated[Optional[str], typer.Option(
-    "--gotoscorer-weighting", metavar="weighted|none", help="gotoscorer: difficulty weights "
-    "or every chunk 1 (default: weighted for gts, none for gec-metrics, as the originals; "
-    "weighted with --weights or --weights-from).")]
+    "--gotoscorer-weighting", metavar="W", help="weighted|none (default: as the original).")]
 GotoRefOpt = Annotated[Optional[int], typer.Option(
-    "--gotoscorer-ref", metavar="K", min=0, help="gotoscorer: the gold annotator scored "
-    "against (default 0; the originals take one reference).")]
+    "--gotoscorer-ref", metavar="K", help="The gold annotator (default 0).")]
 WeightsFromOpt = Annotated[Optional[list[str]], typer.Option(
-    "--weights-from", metavar="SYS", help="gotoscorer: a system output that weighs the "
-    "chunks (repeat; default: the systems scored).")]
+    "--weights-from", metavar="SYS", help="A system that weighs (repeat; default: all).")]
 WeightsOpt = Annotated[Optional[str], typer.Option(
-    "--weights", metavar="FILE", help="gotoscorer: read the weights (GTS's -gen_w_file "
-    "file or gec-metrics' JSON).")]
+    "--weights", metavar="FILE", help="Read weights (GTS file, gec-metrics JSON).")]
 SaveWeightsOpt = Annotated[Optional[str], typer.Option(
-    "--save-weights", metavar="FILE", help="gotoscorer: write the weights (FILE.json: "
-    "gec-metrics' JSON; else GTS's weight file).")]
+    "--save-weights", metavar="FILE", help="Write them (FILE.json: gec-metrics').")]
 # ---------------------------------------------------------------- statistics and engines
 CiOpt = Annotated[bool, typer.Option(
     "--ci", help="95% bootstrap intervals of every metric's scores (each resample redoes the "
