@@ -49,7 +49,7 @@ from dataclasses import dataclass, field, replace
 from functools import reduce
 from itertools import chain, compress, repeat
 from operator import add
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from gecformats import __version__
 from gecformats.errors import GecFormatError, UsageError
@@ -417,6 +417,8 @@ class GoToScorerMetric(Metric):
     _used: Weights | None = field(default=None, init=False, repr=False)
     _judgements: bool = field(default=False, init=False, repr=False)
 
+    beta: ClassVar[float] = 0.5
+    """F0.5, as both originals (fixed)."""
     name = "gotoscorer"
     label = "GoToScorer"
     columns = ("precision", "recall", "f")
