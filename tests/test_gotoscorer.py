@@ -189,8 +189,8 @@ SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST",
 @lru_cache(maxsize=None)
 def _inputs():
     gold = list(m2.read(str(shared_file("reference/errant/ref.m2"))))
-    hyps = [[Hypothesis((), "", s) for s in m2.read(str(shared_file(f"reference/errant/hyp/{n}.m2")))]
-            for n in SYSTEMS]
+    hyps = [[Hypothesis((), "", s)
+             for s in m2.read(str(shared_file(f"reference/errant/hyp/{n}.m2")))] for n in SYSTEMS]
     return gold, hyps
 
 

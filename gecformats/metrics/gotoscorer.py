@@ -302,7 +302,8 @@ def read_weights(path: str) -> Weights:
             evaluations = [[list(map(int, e)) for e in d["evaluations"]] for d in items]
             weights = [tuple(float(w) for w in d["weights"]) for d in items]
         except (ValueError, KeyError, TypeError) as exc:
-            raise GecFormatError(f"not a gec-metrics GoToScorer weight file ({exc})", path) from None
+            raise GecFormatError(f"not a gec-metrics GoToScorer weight file ({exc})",
+                                 path) from None
         systems = max((len(e) for sent in evaluations for e in sent), default=0)
         correct = [tuple(sum(e) for e in sent) for sent in evaluations]
         return Weights(systems, correct, weights, evaluations, f"file:{name}")
@@ -442,7 +443,8 @@ class GoToScorerMetric(Metric):
         if self.ref < 0:
             raise ValueError(f"gotoscorer ref is an annotator id, not {self.ref}")
         if self.extractor not in EXTRACTORS:
-            raise ValueError(f"unknown extractor {self.extractor!r} (known: {', '.join(EXTRACTORS)})")
+            raise ValueError(f"unknown extractor {self.extractor!r} (known: "
+                             f"{', '.join(EXTRACTORS)})")
         if self.weights_from and self.weights_file:
             raise ValueError("weights_from and weights (a file) exclude each other")
         self.weights_from = tuple(self.weights_from)

@@ -69,7 +69,8 @@ def gecm_run(gecm: Path) -> None:
     try:
         import gecommon  # noqa: F401  (gec-metrics' base imports it; GoToScorer never calls it)
     except ImportError:
-        sys.modules["gecommon"] = types.SimpleNamespace(apply_edits=None)  # type: ignore[assignment]
+        stub = types.SimpleNamespace(apply_edits=None)
+        sys.modules["gecommon"] = stub  # type: ignore[assignment]
     import errant
 
     from gecformats.convert.errant_extract import cached
