@@ -59,6 +59,7 @@ class MetricName(str, Enum):
     green = "green"
     sentm2 = "sentm2"
     senterrant = "senterrant"
+    gotoscorer = "gotoscorer"
 
 
 class HypTokenizer(str, Enum):

@@ -33,10 +33,9 @@ GoldFormatOpt = Annotated[Optional[str], typer.Option(
     "--gold-format", metavar="FORMAT", help="The gold's format when its name does not tell "
     "(m2, ixml, conll).")]
 MetricOpt = Annotated[Optional[list[MetricName]], typer.Option(
-    "--metric", help="m2 (the default: MaxMatch, as the NUS m2scorer), errant (ERRANT's span "
-    "metric, as errant_compare), gleu (GLEU+, as gec-ranking), imeasure (the I-measure, as "
-    "ieval.py), green (GREEN, as gec-metrics), sentm2, senterrant (mean of per-sentence M2 / "
-    "ERRANT F, as PT-M2). Repeat for a column group per metric.")]
+    "--metric", help="m2 (default; NUS m2scorer), errant (errant_compare), gleu "
+    "(gec-ranking), imeasure (ieval.py), green, gotoscorer, sentm2, senterrant. Repeat: "
+    "a column group each.")]
 FormatOpt = Annotated[ScoreFormat, typer.Option(
     "--format", help="text, json (keyed by system, then metric), tsv, csv or latex (a "
     "table); m2scorer (the NUS scorer's three lines; M2, one system) or errant "
@@ -118,6 +117,19 @@ GreenOrderOpt = Annotated[Optional[int], typer.Option(
     "--green-order", metavar="N", help="green: the highest n-gram order (default 4).")]
 GreenUnitOpt = Annotated[Optional[str], typer.Option(
     "--green-unit", metavar="word|char", help="green: n-grams of words (default) or characters.")]
+# ---------------------------------------------------------------- gotoscorer
+GotoVersionOpt = Annotated[Optional[str], typer.Option(
+    "--gotoscorer-version", metavar="V", help="gts (default), gec-metrics(-intended).")]
+GotoWeightingOpt = Annotated[Optional[str], typer.Option(
+    "--gotoscorer-weighting", metavar="W", help="weighted|none (default: as the original).")]
+GotoRefOpt = Annotated[Optional[int], typer.Option(
+    "--gotoscorer-ref", metavar="K", help="The gold annotator (default 0).")]
+WeightsFromOpt = Annotated[Optional[list[str]], typer.Option(
+    "--weights-from", metavar="SYS", help="A system that weighs (repeat; default: all).")]
+WeightsOpt = Annotated[Optional[str], typer.Option(
+    "--weights", metavar="FILE", help="Read weights (GTS file, gec-metrics JSON).")]
+SaveWeightsOpt = Annotated[Optional[str], typer.Option(
+    "--save-weights", metavar="FILE", help="Write them (FILE.json: gec-metrics').")]
 # ---------------------------------------------------------------- statistics and engines
 CiOpt = Annotated[bool, typer.Option(
     "--ci", help="95% bootstrap intervals of every metric's scores (each resample redoes the "
@@ -151,7 +163,11 @@ def score(
     spacy_model: SpacyModelOpt = None, gleu_version: GleuVersionOpt = None,
     lam: LambdaOpt = None, iterations: IterationsOpt = None, maximise: MaximiseOpt = None,
     optimise: OptimiseOpt = None, green_beta: GreenBetaOpt = None,
-    green_order: GreenOrderOpt = None, green_unit: GreenUnitOpt = None, ci: CiOpt = False, paired_bs: PairedBsOpt = False,
+    green_order: GreenOrderOpt = None, green_unit: GreenUnitOpt = None,
+    gotoscorer_version: GotoVersionOpt = None, gotoscorer_weighting: GotoWeightingOpt = None,
+    gotoscorer_ref: GotoRefOpt = None, weights_from: WeightsFromOpt = None,
+    weights: WeightsOpt = None, save_weights: SaveWeightsOpt = None, ci: CiOpt = False,
+    paired_bs: PairedBsOpt = False,
     paired_ar: PairedArOpt = False, resamples: ResamplesOpt = 1000, trials: TrialsOpt = 10000,
     seed: SeedOpt = 12345, correction: CorrectionOpt = None, jobs: JobsOpt = 1,
     engine: EngineOpt = EngineName.local, scheduler: SchedulerOpt = None,
@@ -188,4 +204,7 @@ score.help_sections = [  # type: ignore[attr-defined]
     ("GLEU (--metric gleu)", ["gleu_version", "lam", "iterations"]),
     ("I-measure (--metric imeasure)", ["maximise", "optimise"]),
     ("GREEN (--metric green)", ["green_beta", "green_order", "green_unit"]),
+    ("GoToScorer (--metric gotoscorer; also --extractor)", [
+        "gotoscorer_version", "gotoscorer_weighting", "gotoscorer_ref", "weights_from",
+        "weights", "save_weights"]),
 ]

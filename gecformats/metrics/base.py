@@ -182,6 +182,18 @@ class Metric(ABC):
             GecFormatError: the gold does not suit the metric.
         """
 
+    def complete(self, stats: list[list[Any]]) -> list[list[Any]]:
+        """Finish the statistics with what needs every system's (``stats[system][sentence]``,
+        called once after the per-sentence step, before any corpus step): GoToScorer's
+        chunk weights, made from the outputs of all the systems.  Returns the statistics the
+        corpus steps, resamples and per-sentence output then use; they stay fixed.
+        Default: ``stats`` unchanged.
+
+        Raises:
+            GecFormatError: what the whole does not allow (weights that do not fit).
+        """
+        return stats
+
     def warnings(self) -> list[str]:
         """What makes this metric's number doubtful on this gold (each naming the
         command that fixes or checks it); called once after every sentence is scored."""

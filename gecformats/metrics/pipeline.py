@@ -168,6 +168,7 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
             progress(len(results) * steps)
     if unread:
         raise unread[0]
+    stats = [metric.complete(stats[m]) for m, metric in enumerate(metrics)]
     totals = [[metric.corpus(stats[m][s], choices=True) for s in range(len(paths))]
               for m, metric in enumerate(metrics)]
     warnings: list[str] = []

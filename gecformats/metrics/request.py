@@ -9,7 +9,7 @@ layouts; ERRANT: ``errant_compare``'s); several metrics make one table
 (:class:`~gecformats.metrics.render.Table`).
 
 >>> sorted(METRICS)
-['errant', 'gleu', 'green', 'imeasure', 'm2', 'senterrant', 'sentm2']
+['errant', 'gleu', 'gotoscorer', 'green', 'imeasure', 'm2', 'senterrant', 'sentm2']
 >>> build_metrics(["m2"], {"beta": 1.0}, {"beta"})[0].beta
 1.0
 """
@@ -33,6 +33,7 @@ METRICS: dict[str, str] = {
     "green": "gecformats.metrics.green:GreenMetric",
     "sentm2": "gecformats.metrics.sentmean:SentM2Metric",
     "senterrant": "gecformats.metrics.sentmean:SentErrantMetric",
+    "gotoscorer": "gecformats.metrics.gotoscorer:GoToScorerMetric",
 }
 """``--metric`` name → its :class:`Metric` class (imported when used)."""
 
