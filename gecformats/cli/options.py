@@ -59,6 +59,8 @@ class MetricName(str, Enum):
     green = "green"
     sentm2 = "sentm2"
     senterrant = "senterrant"
+    cleme = "cleme"
+    cleme2 = "cleme2"
 
 
 class HypTokenizer(str, Enum):

@@ -314,6 +314,7 @@ class Weigher:
     def __init__(self, clips: tuple[Clip, Clip, Clip] | None, bias: float) -> None:
         self.clips, self.bias = clips, bias
         self._cache: dict[tuple[int, int], float] = {}
+        self._sums: dict[RefCounts, tuple[float, float, float, float, float, float]] = {}
 
     def weight(self, kind: int, length: int) -> float:
         """The weight of a chunk of ``length`` as TP (0), FP (1) or FN (2)."""
@@ -334,12 +335,18 @@ class Weigher:
     def sums(self, counts: RefCounts) -> tuple[float, float, float, float, float, float]:
         """``(tp, fp, fn, tn, fp_ne, fp_un)`` weighted, each summed in chunk order as the
         original sums them."""
+        done = self._sums.get(counts)
+        if done is None:
+            done = self._sums[counts] = self._sum(counts)
+        return done
+
+    def _sum(self, counts: RefCounts) -> tuple[float, float, float, float, float, float]:
         tp_l, fp_l, ne, fn_l, tn = counts
-        tp = sum([self.weight(0, x) for x in tp_l])
+        tp = sum([self.weight(0, x) for x in tp_l], 0.0)
         fps = [self.weight(1, x) for x in fp_l]
-        fn = sum([self.weight(2, x) for x in fn_l])
-        return (tp, sum(fps), fn, sum([1.0] * tn),
-                sum([w for w, n in zip(fps, ne) if n]), sum([w for w, n in zip(fps, ne) if not n]))
+        fn = sum([self.weight(2, x) for x in fn_l], 0.0)
+        return (tp, sum(fps, 0.0), fn, float(tn), sum([w for w, n in zip(fps, ne) if n], 0.0),
+                sum([w for w, n in zip(fps, ne) if not n], 0.0))
 
 
 def plain(counts: RefCounts) -> tuple[int, int, int, int, int, int]:
@@ -418,9 +425,14 @@ class _Chunked(ErrantMetric):
         return Weigher(LENGTH_PRESETS[self.length_preset][self.assumption], bias)
 
     def _candidates(self, stats: Sequence[ClemeStats], weigher: Weigher) -> list[list[tuple]]:
-        if self.weighting == "none":
-            return [[plain(c) for c in s.refs] for s in stats]
-        return [[weigher.sums(c) for c in s.refs] for s in stats]
+        """Per sentence, the counts against each reference; the first alone when all are
+        equal (whatever the totals, the first is chosen then)."""
+        count = plain if self.weighting == "none" else weigher.sums
+        out = []
+        for s in stats:
+            cand = [count(c) for c in s.refs]
+            out.append(cand if len(cand) > 1 and cand.count(cand[0]) != len(cand) else cand[:1])
+        return out
 
     def for_totals(self, totals: Totals) -> Metric:
         """This metric with the corpus weights of ``totals`` (its ``bias``) fixed, for the
@@ -532,7 +544,7 @@ class ClemeMetric(_Chunked):
         for i, cand in enumerate(cands):
             for _ in range(1 if weights is None else weights[i]):
                 best, key = 0, (-1.0, 0, 0, 0, 0)
-                for k, c in enumerate(cand):
+                for k, c in enumerate(cand if len(cand) > 1 else ()):
                     f = prf(tp + c[0], fp + c[1], fn + c[2])[2]
                     now = (f, c[0], -c[1], -c[2], c[3])
                     if now > key:
@@ -643,7 +655,7 @@ class Cleme2Metric(_Chunked):
         for i, cand in enumerate(cands):
             for _ in range(1 if weights is None else weights[i]):
                 best, key = 0, (-1.0, 0, 0, 0, 0)
-                for k, c in enumerate(cand):
+                for k, c in enumerate(cand if len(cand) > 1 else ()):
                     com = heuo(t[0] + c[0], t[4] + c[4], t[2] + c[2], t[5] + c[5], factors)[4]
                     now = (com, c[0], -c[1], -c[2], c[3])
                     if now > key:
