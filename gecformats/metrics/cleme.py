@@ -58,7 +58,7 @@ import numpy as np
 
 from gecformats import __version__
 from gecformats.metrics.base import Hypothesis, Metric, Totals, _Looping, _LoopingSwap
-from gecformats.metrics.errant import ErrantMetric, RawEdit, raw_edits
+from gecformats.metrics.errant import ErrantMetric, RawEdit, extraction_name, raw_edits
 from gecformats.model import Sentence
 
 CODE = "e90abea"
@@ -130,6 +130,9 @@ class ClemeStats(NamedTuple):
     """The summed length of the changed chunks of every reference kept."""
     bias_count: int
     """Their number."""
+    extracted: bool | str = False
+    """The hypothesis' edits: its own (M2, ``False``), extracted by gecformats' aligner
+    (``True``) or by ERRANT (``"errant"``)."""
 
 
 def targets(source: Sequence[str], edits: Sequence[RawEdit]) -> tuple[list[Target], list[int]]:
@@ -407,7 +410,7 @@ class _Chunked(ErrantMetric):
         chunks = partition(source, [hyp[0], *refs])
         changed = [max(c[2], len(c[0])) for ref in chunks[1:] for c in ref if c[1]]
         return ClemeStats(evaluate(chunks[0], chunks[1:], self.assumption), tuple(ids),
-                          sum(changed), len(changed))
+                          sum(changed), len(changed), extracted)
 
     def weigher(self, stats: Sequence[ClemeStats], weights: Sequence[int] | None = None
                 ) -> Weigher:
@@ -460,12 +463,30 @@ class _Chunked(ErrantMetric):
         """None: CLEME reads no edit types."""
         return []
 
-    def _signature(self, name: str, extra: str = "") -> str:
+    def _signature(self, name: str, extra: str = "", hyp: str | None = None) -> str:
         weights = self.weighting if self.weighting == "none" else \
             f"length-{self.length_preset}"
+        system = f"|hyp:{hyp}" if hyp is not None else ""
         return (f"metric:{name}|code:{CODE}|assumption:{self.assumption}|level:{self.level}"
-                f"|weights:{weights}|empty-refs:{self.empty_refs}{extra}"
+                f"|weights:{weights}|empty-refs:{self.empty_refs}{extra}{system}"
                 f"|gecformats:{__version__}")
+
+    def _extra(self, stats: Sequence[ClemeStats], weigher: Weigher, corpus: bool
+               ) -> dict[str, Any]:
+        """:attr:`Totals.extra`: the ``bias``; on the corpus itself also the system's
+        ``signature`` with ``hyp:`` (``m2``, ``extracted-lcs``, ``extracted-errant-V``: how
+        its edits were had, as ERRANT's)."""
+        extra: dict[str, Any] = {"bias": weigher.bias}
+        if corpus:
+            hyp = "m2"
+            if any(s.extracted == "errant" for s in stats):
+                from gecformats.convert.errant_extract import cached, version
+
+                hyp = f"extracted-{version(cached(self.spacy_model))}"
+            elif any(s.extracted is True for s in stats):
+                hyp = extraction_name(self.extractor)
+            extra["signature"] = self.signature(hyp)
+        return extra
 
 
 def _options(extra: set[str]) -> frozenset[str]:
@@ -528,7 +549,7 @@ class ClemeMetric(_Chunked):
         weigher = self.weigher(stats, weights)
         cands = self._candidates(stats, weigher)
         chosen: list[int] = []
-        extra = {"bias": weigher.bias}
+        extra = self._extra(stats, weigher, weights is None)
         if self.level == "sentence":
             rows, counts = [], [0, 0, 0, 0]
             for cand in cands:
@@ -557,9 +578,10 @@ class ClemeMetric(_Chunked):
         return Totals((p, r, f, accuracy(tp, fp, fn, tn)),
                       {"tp": tp, "fp": fp, "fn": fn, "tn": tn}, tuple(chosen), extra)
 
-    def signature(self) -> str:
-        """``metric:cleme|code:e90abea|assumption:…|level:…|weights:…|empty-refs:…|gecformats:V``."""
-        return self._signature("cleme")
+    def signature(self, hyp: str | None = None) -> str:
+        """``metric:cleme|code:e90abea|assumption:…|level:…|weights:…|empty-refs:…``, then
+        ``|hyp:HYP`` when given, then ``|gecformats:V``."""
+        return self._signature("cleme", "", hyp)
 
     def sentence_fields(self, stats: ClemeStats, choice: int) -> dict[str, Any]:
         """The chosen ``reference`` (annotator id), its ``tp``, ``fp``, ``fn``, ``tn``
@@ -637,7 +659,7 @@ class Cleme2Metric(_Chunked):
         cands = self._candidates(stats, weigher)
         names = ("tp", "fp", "fn", "tn", "fp_ne", "fp_un")
         chosen: list[int] = []
-        extra = {"bias": weigher.bias}
+        extra = self._extra(stats, weigher, weights is None)
         if self.level == "sentence":
             rows, counts = [], [0] * 6
             for cand in cands:
@@ -667,10 +689,11 @@ class Cleme2Metric(_Chunked):
         hit, err, und, ove, com = heuo(t[0], t[4], t[2], t[5], factors)
         return Totals((com, hit, err, und, ove), dict(zip(names, t)), tuple(chosen), extra)
 
-    def signature(self) -> str:
-        """``metric:cleme2|code:e90abea|…|factors:NAME-or-numbers|gecformats:V``."""
+    def signature(self, hyp: str | None = None) -> str:
+        """``metric:cleme2|code:e90abea|…|factors:NAME-or-numbers``, then ``|hyp:HYP`` when
+        given, then ``|gecformats:V``."""
         name = self.factors_name or ",".join(f"{x:g}" for x in self.factors)
-        return self._signature("cleme2", f"|factors:{name}")
+        return self._signature("cleme2", f"|factors:{name}", hyp)
 
     def sentence_fields(self, stats: ClemeStats, choice: int) -> dict[str, Any]:
         """The chosen ``reference`` (annotator id), its ``tp``, ``fp``, ``fn``, ``tn``,
