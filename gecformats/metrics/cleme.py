@@ -57,6 +57,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from gecformats import __version__
+from gecformats.errors import GecFormatError
 from gecformats.metrics.base import Hypothesis, Metric, Totals, _Looping, _LoopingSwap
 from gecformats.metrics.errant import ErrantMetric, RawEdit, extraction_name, raw_edits
 from gecformats.model import Sentence
@@ -399,7 +400,11 @@ class _Chunked(ErrantMetric):
     def _stats(self, prepared: ClemeGold, edits: list[RawEdit], extracted: bool | str
                ) -> ClemeStats:
         """The chunk counts of one hypothesis (its first annotator) against each reference
-        kept."""
+        kept.
+
+        Raises:
+            GecFormatError: edits the chunking cannot map (overlapping within one annotator).
+        """
         first = next((e[4] for e in edits), 0)
         hyp, _ = targets(prepared.source, [e for e in edits if e[4] == first])
         refs, ids = list(prepared.references), list(prepared.annotators)
@@ -407,7 +412,11 @@ class _Chunked(ErrantMetric):
             kept = [i for i, r in enumerate(refs) if r[0]] or [0]
             refs, ids = [refs[i] for i in kept], [ids[i] for i in kept]
         source = " ".join(prepared.source).split()
-        chunks = partition(source, [hyp[0], *refs])
+        try:
+            chunks = partition(source, [hyp[0], *refs])
+        except (KeyError, IndexError) as exc:  # edits of one target that overlap oddly
+            raise GecFormatError(f"CLEME cannot chunk this sentence: its edits overlap within "
+                                 f"one annotator or pass its end ({exc!r})") from None
         changed = [max(c[2], len(c[0])) for ref in chunks[1:] for c in ref if c[1]]
         return ClemeStats(evaluate(chunks[0], chunks[1:], self.assumption), tuple(ids),
                           sum(changed), len(changed), extracted)
