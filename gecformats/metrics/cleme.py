@@ -291,6 +291,13 @@ def prf(tp: float, fp: float, fn: float, beta: float = 0.5) -> tuple[float, floa
     return round(p, 4), round(r, 4), round(f, 4)
 
 
+def _rounded_f(tp: float, fp: float, fn: float) -> float:
+    """``prf(tp, fp, fn)[2]`` (β = 0.5) without rounding P and R, which F does not use."""
+    p = float(tp) / (tp + fp) if (tp + fp) else 1.0
+    r = float(tp) / (tp + fn) if (tp + fn) else 1.0
+    return round(float(1.25 * p * r) / ((0.25 * p) + r) if (p + r) else 0.0, 4)
+
+
 def accuracy(tp: float, fp: float, fn: float, tn: float) -> float:
     """CLEME's ``compute_acc``: (TP + TN) / all (0 when there is no chunk), rounded to 4
     decimals."""
@@ -575,7 +582,7 @@ class ClemeMetric(_Chunked):
             for _ in range(1 if weights is None else weights[i]):
                 best, key = 0, (-1.0, 0, 0, 0, 0)
                 for k, c in enumerate(cand if len(cand) > 1 else ()):
-                    f = prf(tp + c[0], fp + c[1], fn + c[2])[2]
+                    f = _rounded_f(tp + c[0], fp + c[1], fn + c[2])
                     now = (f, c[0], -c[1], -c[2], c[3])
                     if now > key:
                         best, key = k, now
