@@ -257,7 +257,7 @@ TARGETS = [
         ["score", "{fixture:m2/errant.m2}", "--gold", "{in}", "--metric", "errant", "--mode", "cse"],
         ["score", "{fixture:m2/errant.m2}", "--gold", "{in}", "--metric", "senterrant"],
         ["score", "{fixture:m2/errant.m2}", "--gold", "{in}", "--metric", "cleme", "--metric",
-         "cleme2", "--cleme2-factors", "adapt", "--cleme-empty-refs", "keep"]],
+         "cleme2", "--cleme2-factors", "adapt"]],
            ".m2"),
     Target("errant-hyp", "score/errant.hyp", [
         ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "errant"],
@@ -265,7 +265,7 @@ TARGETS = [
         ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "senterrant",
          "--metric", "sentm2", "--per-sentence", "{out}.tsv"],
         ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "cleme", "--metric",
-         "cleme2", "--cleme-length-preset", "sentence", "--cleme-weighting", "length"],
+         "cleme2", "--cleme-weighting", "length-sentence"],
         ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "errant", "--extractor",
          "native"]],
            ".hyp"),

@@ -42,7 +42,7 @@ def test_score_help_groups_options_by_metric() -> None:
                         "Engines (same output):", "M2 (--metric m2):",
                         "ERRANT (--metric errant; also --beta, --mode):",
                         "GLEU (--metric gleu):", "I-measure (--metric imeasure):",
-                        "GREEN (--metric green):", "CLEME (--metric cleme, cleme2):",
+                        "GREEN (--metric green):", "CLEME (--metric cleme, cleme2; neural weights not offered):",
                         "Options:"]
     m2 = out[out.index("\nM2 (--metric m2):"):out.index("\nERRANT (--metric errant")]
     assert "--max-unchanged-words" in m2 and "--single" not in m2

@@ -36,8 +36,7 @@ MetricOpt = Annotated[Optional[list[MetricName]], typer.Option(
     "--metric", help="m2 (the default: MaxMatch, as the NUS m2scorer), errant (ERRANT's span "
     "metric, as errant_compare), gleu (GLEU+, as gec-ranking), imeasure (the I-measure, as "
     "ieval.py), green (GREEN, as gec-metrics), sentm2, senterrant (mean of per-sentence M2 / "
-    "ERRANT F, as PT-M2), cleme, cleme2 (CLEME's chunk P/R/F; CLEME2.0's hit/wrong/under/over, "
-    "as THUKElab/CLEME). Repeat for a column group per metric.")]
+    "ERRANT F, as PT-M2), cleme, cleme2 (THUKElab). Repeat for a column group per metric.")]
 FormatOpt = Annotated[ScoreFormat, typer.Option(
     "--format", help="text, json (keyed by system, then metric), tsv, csv or latex (a "
     "table); m2scorer (the NUS scorer's three lines; M2, one system) or errant "
@@ -121,26 +120,13 @@ GreenUnitOpt = Annotated[Optional[str], typer.Option(
     "--green-unit", metavar="word|char", help="green: n-grams of words (default) or characters.")]
 # ---------------------------------------------------------------- cleme
 ClemeAssumptionOpt = Annotated[Optional[str], typer.Option(
-    "--cleme-assumption", metavar="dependent|independent", help="cleme, cleme2: references "
-    "counted one by one (default) or together.")]
+    "--cleme-assumption", metavar="MODE", help="dependent (default) or independent.")]
 ClemeLevelOpt = Annotated[Optional[str], typer.Option(
-    "--cleme-level", metavar="corpus|sentence", help="cleme, cleme2: one corpus count "
-    "(default) or the mean of sentence scores (SentCLEME).")]
+    "--cleme-level", metavar="LEVEL", help="corpus (default) or sentence (SentCLEME).")]
 ClemeWeightingOpt = Annotated[Optional[str], typer.Option(
-    "--cleme-weighting", metavar="length|none", help="cleme, cleme2: chunk weights by length "
-    "(cleme's default) or none (cleme2's default; its similarity and LLM weights need neural "
-    "models and are not offered).")]
-ClemeLengthPresetOpt = Annotated[Optional[str], typer.Option(
-    "--cleme-length-preset", metavar="code|sentence", help="cleme, cleme2: length weigher "
-    "alpha 2, clip 0.75-1.25, what the original always uses (default), or main.py's "
-    "sentence-level presets (alpha 10), which it drops (as CLEME v1.0 applies them).")]
-ClemeEmptyRefsOpt = Annotated[Optional[str], typer.Option(
-    "--cleme-empty-refs", metavar="drop|keep", help="cleme, cleme2: leave out a reference "
-    "that deletes the whole sentence (default, as the original) or keep it.")]
+    "--cleme-weighting", metavar="W", help="length (cleme), none (cleme2), length-sentence.")]
 Cleme2FactorsOpt = Annotated[Optional[str], typer.Option(
-    "--cleme2-factors", metavar="PRESET|H,W,U,O", help="cleme2: factors of hit, wrong, under, "
-    "over: corpus (default, 0.45,0.35,0.15,0.05), sentence (0.35,0.25,0.20,0.20), class "
-    "(0.50,0.40,0.05,0.05), adapt, or four numbers summing to 1.")]
+    "--cleme2-factors", metavar="F", help="corpus (default)|sentence|class|adapt|H,W,U,O")]
 # ---------------------------------------------------------------- statistics and engines
 CiOpt = Annotated[bool, typer.Option(
     "--ci", help="95% bootstrap intervals of every metric's scores (each resample redoes the "
@@ -176,8 +162,7 @@ def score(
     optimise: OptimiseOpt = None, green_beta: GreenBetaOpt = None,
     green_order: GreenOrderOpt = None, green_unit: GreenUnitOpt = None,
     cleme_assumption: ClemeAssumptionOpt = None, cleme_level: ClemeLevelOpt = None,
-    cleme_weighting: ClemeWeightingOpt = None, cleme_length_preset: ClemeLengthPresetOpt = None,
-    cleme_empty_refs: ClemeEmptyRefsOpt = None, cleme2_factors: Cleme2FactorsOpt = None,
+    cleme_weighting: ClemeWeightingOpt = None, cleme2_factors: Cleme2FactorsOpt = None,
     ci: CiOpt = False, paired_bs: PairedBsOpt = False,
     paired_ar: PairedArOpt = False, resamples: ResamplesOpt = 1000, trials: TrialsOpt = 10000,
     seed: SeedOpt = 12345, correction: CorrectionOpt = None, jobs: JobsOpt = 1,
@@ -215,7 +200,6 @@ score.help_sections = [  # type: ignore[attr-defined]
     ("GLEU (--metric gleu)", ["gleu_version", "lam", "iterations"]),
     ("I-measure (--metric imeasure)", ["maximise", "optimise"]),
     ("GREEN (--metric green)", ["green_beta", "green_order", "green_unit"]),
-    ("CLEME (--metric cleme, cleme2)", ["cleme_assumption", "cleme_level", "cleme_weighting",
-                                        "cleme_length_preset", "cleme_empty_refs",
-                                        "cleme2_factors"]),
+    ("CLEME (--metric cleme, cleme2; neural weights not offered)",
+     ["cleme_assumption", "cleme_level", "cleme_weighting", "cleme2_factors"]),
 ]

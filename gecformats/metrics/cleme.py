@@ -382,6 +382,8 @@ class _Chunked(ErrantMetric):
 
     def __init__(self, assumption: str, level: str, weighting: str, length_preset: str,
                  empty_refs: str, extractor: str, spacy_model: str | None) -> None:
+        if weighting == "length-sentence":  # the command line's one name for both
+            weighting, length_preset = "length", "sentence"
         for value, known, what in ((assumption, ASSUMPTIONS, "assumption"),
                                    (level, LEVELS, "level"),
                                    (weighting, WEIGHTINGS, "weighting"),
@@ -506,8 +508,8 @@ class _Chunked(ErrantMetric):
 
 
 def _options(extra: set[str]) -> frozenset[str]:
-    return frozenset({"cleme-assumption", "cleme-level", "cleme-weighting", "cleme-length-preset",
-                      "cleme-empty-refs", "extractor", "spacy-model", *extra})
+    return frozenset({"cleme-assumption", "cleme-level", "cleme-weighting", "extractor",
+                      "spacy-model", *extra})
 
 
 class ClemeMetric(_Chunked):
@@ -519,7 +521,8 @@ class ClemeMetric(_Chunked):
         assumption: ``dependent`` or ``independent``.
         level: ``corpus`` (greedy reference choice on the running totals) or ``sentence``
             (SentCLEME: the mean of per-sentence values).
-        weighting: ``length`` or ``none``.
+        weighting: ``length``, ``none``, or ``length-sentence`` (``length`` with
+            ``length_preset`` ``sentence``: the command line's ``--cleme-weighting``).
         length_preset: ``code`` (α = 2, clip [0.75, 1.25]: what e90abea always uses) or
             ``sentence`` (main.py's sentence presets, as CLEME v1.0 applies them).
         empty_refs: ``drop`` (e90abea: a reference that deletes the whole sentence is left
