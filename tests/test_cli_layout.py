@@ -43,7 +43,8 @@ def test_score_help_groups_options_by_metric() -> None:
                         "ERRANT (--metric errant; also --beta, --mode):",
                         "GLEU (--metric gleu):", "I-measure (--metric imeasure):",
                         "GREEN (--metric green):",
-                        "GoToScorer (--metric gotoscorer; also --extractor):", "Options:"]
+                        "GoToScorer (--metric gotoscorer; also --extractor):",
+                        "CLEME (--metric cleme, cleme2; neural weights not offered):", "Options:"]
     m2 = out[out.index("\nM2 (--metric m2):"):out.index("\nERRANT (--metric errant")]
     assert "--max-unchanged-words" in m2 and "--single" not in m2
 

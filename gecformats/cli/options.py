@@ -61,6 +61,9 @@ class MetricName(str, Enum):
     senterrant = "senterrant"
     gotoscorer = "gotoscorer"
 
+    cleme = "cleme"
+    cleme2 = "cleme2"
+
 
 class HypTokenizer(str, Enum):
     en = "en"

@@ -33,9 +33,9 @@ GoldFormatOpt = Annotated[Optional[str], typer.Option(
     "--gold-format", metavar="FORMAT", help="The gold's format when its name does not tell "
     "(m2, ixml, conll).")]
 MetricOpt = Annotated[Optional[list[MetricName]], typer.Option(
-    "--metric", help="m2 (default; NUS m2scorer), errant (errant_compare), gleu "
-    "(gec-ranking), imeasure (ieval.py), green, gotoscorer, sentm2, senterrant. Repeat: "
-    "a column group each.")]
+    "--metric", metavar="NAME", help="m2 (default; NUS m2scorer), errant (errant_compare), gleu "
+    "(gec-ranking), imeasure (ieval.py), green, gotoscorer, sentm2, senterrant, cleme, "
+    "cleme2. Repeat: a column group each.")]
 FormatOpt = Annotated[ScoreFormat, typer.Option(
     "--format", help="text, json (keyed by system, then metric), tsv, csv or latex (a "
     "table); m2scorer (the NUS scorer's three lines; M2, one system) or errant "
@@ -68,8 +68,8 @@ MaxUnchangedOpt = Annotated[Optional[int], typer.Option(
 IgnoreWsOpt = Annotated[bool, typer.Option(
     "--ignore-whitespace-casing", help="m2: ignore system edits that only change case or spacing.")]
 MaxEdgesOpt = Annotated[Optional[int], typer.Option(
-    "--max-edges", min=1, help="m2: the largest edit lattice one sentence may have (default "
-    "1,000,000; about 310 bytes per edge); past it, an error naming the sentence.")]
+    "--max-edges", min=1, help="m2: most edges of one sentence's lattice (default "
+    "1,000,000; ~310 bytes each); past it, an error.")]
 ModeOpt = Annotated[Optional[str], typer.Option(
     "--mode", metavar="MODE", help="m2: correction (default), recognition or detection (the "
     "HOO scores on the M2 lattice). errant: cs (default), cse, ds or dt.")]
@@ -92,10 +92,9 @@ CatOpt = Annotated[Optional[int], typer.Option(
     "--cat", min=1, max=3, help="errant: per-category scores: 1 operation, 2 main type, 3 "
     "every type (errant_compare -cat); needs ERRANT's types in the gold.")]
 ExtractorOpt = Annotated[Optional[str], typer.Option(
-    "--extractor", metavar="lcs|native|errant", help="errant, text hypotheses, and the gold "
-    "of --ref: lcs (default: gecformats' aligner), native (ERRANT's rules on guessed word "
-    "classes, closer to ERRANT's edits) or errant (ERRANT's own edits and types, as "
-    "errant_parallel; needs pip install 'gecformats[errant]').")]
+    "--extractor", metavar="lcs|native|errant", help="Edits of text hypotheses and "
+    "--ref golds: lcs (default), native (ERRANT's rules, no spaCy) or errant (ERRANT "
+    "itself; pip install 'gecformats[errant]').")]
 # ---------------------------------------------------------------- gleu
 GleuVersionOpt = Annotated[Optional[str], typer.Option(
     "--gleu-version", metavar="VERSION", help="gleu: plus (default, GLEU+), plus-2016, plus-py3, "
@@ -130,6 +129,15 @@ WeightsOpt = Annotated[Optional[str], typer.Option(
     "--weights", metavar="FILE", help="Read weights (GTS file, gec-metrics JSON).")]
 SaveWeightsOpt = Annotated[Optional[str], typer.Option(
     "--save-weights", metavar="FILE", help="Write them (FILE.json: gec-metrics').")]
+# ---------------------------------------------------------------- cleme
+ClemeAssumptionOpt = Annotated[Optional[str], typer.Option(
+    "--cleme-assumption", metavar="MODE", help="dependent (default) or independent.")]
+ClemeLevelOpt = Annotated[Optional[str], typer.Option(
+    "--cleme-level", metavar="LEVEL", help="corpus (default) or sentence (SentCLEME).")]
+ClemeWeightingOpt = Annotated[Optional[str], typer.Option(
+    "--cleme-weighting", metavar="W", help="length (cleme), none (cleme2), length-sentence.")]
+Cleme2FactorsOpt = Annotated[Optional[str], typer.Option(
+    "--cleme2-factors", metavar="F", help="corpus (default)|sentence|class|adapt|H,W,U,O")]
 # ---------------------------------------------------------------- statistics and engines
 CiOpt = Annotated[bool, typer.Option(
     "--ci", help="95% bootstrap intervals of every metric's scores (each resample redoes the "
@@ -166,20 +174,21 @@ def score(
     green_order: GreenOrderOpt = None, green_unit: GreenUnitOpt = None,
     gotoscorer_version: GotoVersionOpt = None, gotoscorer_weighting: GotoWeightingOpt = None,
     gotoscorer_ref: GotoRefOpt = None, weights_from: WeightsFromOpt = None,
-    weights: WeightsOpt = None, save_weights: SaveWeightsOpt = None, ci: CiOpt = False,
-    paired_bs: PairedBsOpt = False,
+    weights: WeightsOpt = None, save_weights: SaveWeightsOpt = None,
+    cleme_assumption: ClemeAssumptionOpt = None, cleme_level: ClemeLevelOpt = None,
+    cleme_weighting: ClemeWeightingOpt = None, cleme2_factors: Cleme2FactorsOpt = None,
+    ci: CiOpt = False, paired_bs: PairedBsOpt = False,
     paired_ar: PairedArOpt = False, resamples: ResamplesOpt = 1000, trials: TrialsOpt = 10000,
     seed: SeedOpt = 12345, correction: CorrectionOpt = None, jobs: JobsOpt = 1,
     engine: EngineOpt = EngineName.local, scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
 ) -> None:
-    """Score system outputs against a gold file with one or more metrics, exactly as their
-    original tools: M2 (NUS m2scorer), ERRANT (errant_compare), GLEU, the I-measure.
+    """Score system outputs against a gold file with one or more metrics, each
+    exactly as its original tool.
 
     Several systems make one table, a column group per metric; --ci, --paired-bs and
-    --paired-ar work for every metric. An option no chosen metric takes is refused. Nothing
-    is printed unless the whole input is scored. Exit status: 0 scored, 1 bad input data, 2
-    bad usage.
+    --paired-ar work for every metric; an option no chosen metric takes is refused.
+    Exit status: 0 scored, 1 bad input data, 2 bad usage.
     """
     from gecformats.cli.scoring import given_options, request_from, run_request
 
@@ -207,4 +216,6 @@ score.help_sections = [  # type: ignore[attr-defined]
     ("GoToScorer (--metric gotoscorer; also --extractor)", [
         "gotoscorer_version", "gotoscorer_weighting", "gotoscorer_ref", "weights_from",
         "weights", "save_weights"]),
+    ("CLEME (--metric cleme, cleme2; neural weights not offered)",
+     ["cleme_assumption", "cleme_level", "cleme_weighting", "cleme2_factors"]),
 ]

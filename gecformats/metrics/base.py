@@ -168,6 +168,13 @@ class Metric(ABC):
         override it (the result must be equal)."""
         return _LoopingSwap(self, a, b)
 
+    def for_totals(self, totals: Totals) -> Metric:
+        """The metric whose :meth:`sentence_fields` describe the sentences of the system
+        whose corpus step gave ``totals`` (a metric whose sentence values depend on the
+        whole corpus, as CLEME's length weights, fixes them from ``totals``).  Default:
+        the metric itself."""
+        return self
+
     def sentence_fields(self, stats: Any, choice: int) -> dict[str, Any]:
         """The per-sentence output of one sentence whose candidate ``choice`` was chosen:
         plain values (columns of ``--per-sentence``)."""

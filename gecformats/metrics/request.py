@@ -10,6 +10,8 @@ layouts; ERRANT: ``errant_compare``'s); several metrics make one table
 
 >>> sorted(METRICS)
 ['errant', 'gleu', 'gotoscorer', 'green', 'imeasure', 'm2', 'senterrant', 'sentm2']
+
+['cleme', 'cleme2', 'errant', 'gleu', 'green', 'imeasure', 'm2', 'senterrant', 'sentm2']
 >>> build_metrics(["m2"], {"beta": 1.0}, {"beta"})[0].beta
 1.0
 """
@@ -34,6 +36,9 @@ METRICS: dict[str, str] = {
     "sentm2": "gecformats.metrics.sentmean:SentM2Metric",
     "senterrant": "gecformats.metrics.sentmean:SentErrantMetric",
     "gotoscorer": "gecformats.metrics.gotoscorer:GoToScorerMetric",
+
+    "cleme": "gecformats.metrics.cleme:ClemeMetric",
+    "cleme2": "gecformats.metrics.cleme:Cleme2Metric",
 }
 """``--metric`` name → its :class:`Metric` class (imported when used)."""
 
@@ -181,8 +186,9 @@ class ScoreOutcome:
         for m, metric in enumerate(run.metrics):
             for s, name in enumerate(run.names):
                 choices = run.totals[m][s].choices
+                describe = metric.for_totals(run.totals[m][s])
                 for i, st in enumerate(run.stats[m][s]):
-                    fields = metric.sentence_fields(st, choices[i] if i < len(choices) else 0)
+                    fields = describe.sentence_fields(st, choices[i] if i < len(choices) else 0)
                     values = "\t".join(str(v) for v in fields.values())
                     if [mm.name for mm in run.metrics] == ["m2"] and len(run.paths) == 1:
                         out.write(f"{i + 1}\t{values}\n")

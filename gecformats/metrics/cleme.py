@@ -1,0 +1,767 @@
+"""CLEME and CLEME2.0 (Ye et al. 2023, 2025): chunk-level evaluation of GEC, as
+THUKElab/CLEME @e90abea (v1.1.0, "CLEME2.0 released") computes it, bit for bit.
+
+**Chunks.**  The edits of the hypothesis and of every reference of a sentence are merged
+into one partition of the source: edit intervals that overlap or touch (an edit starting
+where the previous merged interval ends, zero-length insertions included) become one chunk;
+the tokens between them are unchanged chunks.  Each target (the hypothesis, each
+reference) gives every chunk its target tokens; a chunk is *changed* in a target when the
+target has an edit inside it.  A changed hypothesis chunk is a true positive when the
+reference's chunk has the same target tokens, else a false positive (*necessary* when the
+reference changed that chunk, *unnecessary* when not); an unchanged hypothesis chunk is a
+false negative when its tokens differ from the reference's, else a true negative.
+
+* ``dependent``: one count per reference, as above.
+* ``independent``: one count for all references, repeated per reference: TP when any
+  reference's chunk has the hypothesis' tokens, FP necessary when any reference changed it,
+  FN only when **every** reference changed the chunk.
+
+**Weights** (``length``): a chunk of length ``L = max(|source tokens|, |target tokens|)``
+(of the hypothesis' chunk) weighs ``clip(α / (1 + (α−1)·exp(b − L)))`` as TP or FN and
+``clip(α / (1 + (α−1)·exp(L − b)))`` as FP; TN weigh 1.  The bias ``b`` is the mean ``L``
+of every changed reference chunk of the corpus (of the partition that includes the
+hypothesis' edits, so it depends on the system).  The code's presets: α = 2, clip
+[0.75, 1.25] whatever main.py asks (its ``LengthWeigher`` drops its arguments); main.py's
+sentence presets (α = 10, TP clip [1, 10] dependent / [2.5, 10] independent, FP [0.25, 1],
+FN [1, 1]) are :data:`LENGTH_PRESETS` ``sentence``.  ``none``: every weight 1.
+
+**CLEME** (PRF): P = TP/(TP+FP) (1 when nothing is proposed), R = TP/(TP+FN) (1 when
+nothing is missing), F_0.5 (0 when P + R = 0), Acc = (TP+TN)/all, **each rounded to 4
+decimals**.  Corpus: each sentence's reference is the one whose counts added to the running
+totals give the best *rounded* F, then more TP, fewer FP, fewer FN, more TN (the first on a
+full tie).  Sentence (SentCLEME): each sentence's reference by its own (F, P, R, Acc); the
+means of the rounded values (numpy's pairwise sum).
+
+**CLEME2.0** (HEUO): with NE = TP + FP_ne + FN, hit = TP/NE, wrong = FP_ne/NE, under = FN/NE
+(0 when NE = 0), over = FP_un/(TP+FP) (0 when nothing is proposed), combined =
+α_hit·hit + α_wrong·(1−wrong) + α_under·(1−under) + α_over·(1−over) — so a sentence with
+nothing to correct and no edit scores 1 − α_hit.  Corpus: reference by the running
+combined score, then TP, −FP, −FN, TN; sentence: by (combined, hit, −wrong, −under,
+−over); the presets are :data:`FACTORS`.
+
+>>> from gecformats.model import Edit, Sentence
+>>> gold = Sentence(("a", "cat", "sit"), {0: (Edit(2, 3, (("sat",),), "R:VERB"),)})
+>>> metric = ClemeMetric(weighting="none")
+>>> line = "a cat sat"
+>>> stats = metric.sentence(metric.prepare(gold), Hypothesis(tuple(line.split()), line))
+>>> metric.corpus([stats]).values
+(1.0, 1.0, 1.0, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from gecformats import __version__
+from gecformats.errors import GecFormatError
+from gecformats.metrics.base import Hypothesis, Metric, Totals, _Looping, _LoopingSwap
+from gecformats.metrics.errant import ErrantMetric, RawEdit, extraction_name, raw_edits
+from gecformats.model import Sentence
+
+CODE = "e90abea"
+"""The THUKElab/CLEME commit reproduced (v1.1.0)."""
+
+ASSUMPTIONS = ("dependent", "independent")
+LEVELS = ("corpus", "sentence")
+WEIGHTINGS = ("length", "none")
+EMPTY_REFERENCES = ("drop", "keep")
+
+Clip = tuple[float, float, float]
+"""``(alpha, min, max)`` of one kind of chunk."""
+
+LENGTH_PRESETS: dict[str, dict[str, tuple[Clip, Clip, Clip]]] = {
+    "code": {a: ((2.0, 0.75, 1.25), (2.0, 0.75, 1.25), (2.0, 0.75, 1.25)) for a in ASSUMPTIONS},
+    "sentence": {"dependent": ((10.0, 1.0, 10.0), (10.0, 0.25, 1.0), (10.0, 1.0, 1.0)),
+                 "independent": ((10.0, 2.5, 10.0), (10.0, 0.25, 1.0), (10.0, 1.0, 1.0))},
+}
+"""The length weigher's ``(TP, FP, FN)`` clips per assumption: ``code`` (the class defaults,
+what every ``LengthWeigher(...)`` of e90abea is) and ``sentence`` (main.py's sentence-level
+presets, which only CLEME v1.0 applies)."""
+
+Factors = tuple[float, float, float, float]
+
+FACTORS: dict[str, Factors] = {
+    "corpus": (0.45, 0.35, 0.15, 0.05),
+    "sentence": (0.35, 0.25, 0.20, 0.20),
+    "class": (0.50, 0.40, 0.05, 0.05),
+}
+"""CLEME2.0's (hit, wrong, under, over) factor presets: README/main.py corpus (the
+default), main.py sentence, the ``HEUOEditScorer`` class defaults; ``adapt`` is
+:data:`ADAPT`."""
+
+ADAPT: dict[tuple[str, bool], Factors] = {
+    ("corpus", False): (0.60, 0.10, 0.10, 0.20),
+    ("corpus", True): (0.60, 0.30, 0.05, 0.05),
+    ("sentence", False): (0.60, 0.10, 0.05, 0.25),
+    ("sentence", True): (0.15, 0.35, 0.35, 0.15),
+}
+"""``HEUOEditScorer.score(adapt=True)``'s factors per (level, weighted)."""
+
+Target = tuple[list[str], list[tuple[int, int, int, int]]]
+"""A target's tokens and its edits ``(start, end, target start, target end)``."""
+
+RefCounts = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...], tuple[int, ...], int]
+"""Against one reference: the lengths of the TP chunks, of the FP chunks, whether each FP
+is necessary, the lengths of the FN chunks, in chunk order, and the number of TN."""
+
+
+class ClemeGold(NamedTuple):
+    """What :meth:`ClemeMetric.prepare` keeps of a gold sentence."""
+
+    source: tuple[str, ...]
+    """The source tokens (as ERRANT-based metrics need them for text hypotheses)."""
+    references: tuple[Target, ...]
+    """Each reference annotator's target (in order of appearance; the source alone when the
+    block has no ``A`` line)."""
+    annotators: tuple[int, ...]
+    """Their annotator ids."""
+
+
+class ClemeStats(NamedTuple):
+    """One hypothesis of one sentence: its counts against each reference kept."""
+
+    refs: tuple[RefCounts, ...]
+    annotators: tuple[int, ...]
+    """The ids of the references kept (empty ones dropped unless ``keep``)."""
+    bias_sum: int
+    """The summed length of the changed chunks of every reference kept."""
+    bias_count: int
+    """Their number."""
+    extracted: bool | str = False
+    """The hypothesis' edits: its own (M2, ``False``), extracted by gecformats' aligner
+    (``True``) or by ERRANT (``"errant"``)."""
+
+
+def targets(source: Sequence[str], edits: Sequence[RawEdit]) -> tuple[list[Target], list[int]]:
+    """Each annotator's target as CLEME's M2 reader builds it: edits applied in file order
+    (``-NONE-`` as first token: a deletion; noop lines skipped), tokens split on white
+    space; the annotators in order of appearance (none: the source, id 0)."""
+    order: dict[int, list[tuple[int, int, str]]] = {}
+    for start, end, _type, correction, annotator in edits:
+        order.setdefault(annotator, [])
+        if not start == end == -1:
+            order[annotator].append((start, end, correction))
+    if not order:
+        order[0] = []
+    out = []
+    for raw in order.values():
+        tgt, offset, spans = list(source), 0, []
+        for start, end, correction in raw:
+            toks = correction.strip().split()
+            if toks and toks[0] == "-NONE-":
+                toks = []
+            b = start + offset
+            tgt[b:end + offset] = toks
+            offset += len(toks) - len(source[start:end])
+            spans.append((start, end, b, b + len(toks)))
+        out.append((" ".join(tgt).split(), spans))
+    return out, list(order)
+
+
+def _mapping(n: int, spans: Sequence[tuple[int, int, int, int]]) -> dict[int, int]:
+    """CLEME's ``map_parallel``: source position → target position, around the edits."""
+    mapping: dict[int, int] = {}
+    s = t = 0
+    for start, end, tb, te in spans:
+        mapping[start] = tb
+        mapping[end] = te
+        while s < start:
+            mapping[s] = t
+            s += 1
+            t += 1
+        s, t = end, te
+    while s <= n:
+        mapping[s] = t
+        s += 1
+        t += 1
+    return mapping
+
+
+def partition(source: Sequence[str], targets: Sequence[Target], merge_distance: int = 0
+              ) -> list[list[tuple[tuple[str, ...], bool, int]]]:
+    """The chunk partition of ``source`` by all ``targets``' edits: per target, per chunk,
+    its target tokens, whether the target changed it, and the chunk's source length.
+
+    Raises:
+        KeyError: edits of one target that overlap in a way CLEME cannot map.
+    """
+    n = len(source)
+    sorted_spans = [sorted(spans, key=lambda e: e[0]) for _, spans in targets]
+    shared: list[list[int]] = []
+    for start, end, _, _ in sorted([e for spans in sorted_spans for e in spans],
+                                   key=lambda e: e[0]):
+        if shared and start <= shared[-1][1] + merge_distance:
+            shared[-1][1] = max(end, shared[-1][1])
+        else:
+            shared.append([start, end])
+    intervals: list[tuple[int, int]] = []
+    s = k = 0
+    while s <= n:
+        if k == len(shared):
+            if s != n:
+                intervals.append((s, n))
+            break
+        a, b = shared[k]
+        if s == a == b:
+            intervals.append((a, b))
+            k += 1
+        elif a <= s < b:
+            intervals.append((a, b))
+            s = b
+            k += 1
+        else:
+            intervals.append((s, a))
+            s = a
+    out = []
+    for (tokens, _), spans in zip(targets, sorted_spans):
+        mapping = _mapping(n, spans)
+        changed: dict[tuple[int, int], tuple[int, int]] = {}
+        for start, end, _, _ in spans:
+            a, b = next((x, y) for x, y in shared if start >= x and end <= y)
+            tb = 0 if a == 0 else mapping[a - 1] + 1
+            changed[a, b] = (tb, mapping[b])
+        chunks = []
+        for a, b in intervals:
+            if (a, b) in changed:
+                tb, te = changed[a, b]
+                chunks.append((tuple(tokens[tb:te]), True, b - a))
+            else:
+                tb = mapping[a]
+                te = mapping[b - 1] + 1 if b != 0 else 0
+                chunks.append((tuple(tokens[tb:te]), False, b - a))
+        out.append(chunks)
+    return out
+
+
+def evaluate(hyp: list[tuple[tuple[str, ...], bool, int]],
+             refs: Sequence[list[tuple[tuple[str, ...], bool, int]]], assumption: str
+             ) -> tuple[RefCounts, ...]:
+    """The hypothesis' chunks classified against each reference (see the module notes)."""
+    def length(chunk: tuple[tuple[str, ...], bool, int]) -> int:
+        return max(chunk[2], len(chunk[0]))
+
+    if assumption == "dependent":
+        out = []
+        for ref in refs:
+            tp: list[int] = []
+            fp: list[int] = []
+            ne: list[bool] = []
+            fn: list[int] = []
+            tn = 0
+            for h, r in zip(hyp, ref):
+                if h[1]:
+                    if h[0] == r[0]:
+                        tp.append(length(h))
+                    else:
+                        fp.append(length(h))
+                        ne.append(r[1])
+                elif h[0] != r[0]:
+                    fn.append(length(h))
+                else:
+                    tn += 1
+            out.append((tuple(tp), tuple(fp), tuple(ne), tuple(fn), tn))
+        return tuple(out)
+    tp, fp, ne, fn, tn = [], [], [], [], 0
+    for c, h in enumerate(hyp):
+        at = [ref[c] for ref in refs]
+        if h[1]:
+            if any(h[0] == r[0] for r in at):
+                tp.append(length(h))
+            else:
+                fp.append(length(h))
+                ne.append(any(r[1] for r in at))
+        elif all(r[1] for r in at):
+            fn.append(length(h))
+        else:
+            tn += 1
+    counts = (tuple(tp), tuple(fp), tuple(ne), tuple(fn), tn)
+    return (counts,) * len(refs)
+
+
+def prf(tp: float, fp: float, fn: float, beta: float = 0.5) -> tuple[float, float, float]:
+    """CLEME's ``compute_prf``: P (1 with nothing proposed), R (1 with nothing missed),
+    F_β (0 when P + R = 0), each rounded to 4 decimals."""
+    p = float(tp) / (tp + fp) if (tp + fp) else 1.0
+    r = float(tp) / (tp + fn) if (tp + fn) else 1.0
+    f = float((1 + (beta ** 2)) * p * r) / (((beta ** 2) * p) + r) if (p + r) else 0.0
+    return round(p, 4), round(r, 4), round(f, 4)
+
+
+def _rounded_f(tp: float, fp: float, fn: float) -> float:
+    """``prf(tp, fp, fn)[2]`` (β = 0.5) without rounding P and R, which F does not use."""
+    p = float(tp) / (tp + fp) if (tp + fp) else 1.0
+    r = float(tp) / (tp + fn) if (tp + fn) else 1.0
+    return round(float(1.25 * p * r) / ((0.25 * p) + r) if (p + r) else 0.0, 4)
+
+
+def accuracy(tp: float, fp: float, fn: float, tn: float) -> float:
+    """CLEME's ``compute_acc``: (TP + TN) / all (0 when there is no chunk), rounded to 4
+    decimals."""
+    total = tp + fp + fn + tn
+    return round(float(tp + tn) / total if total else 0.0, 4)
+
+
+def heuo(tp: float, fp_ne: float, fn: float, fp_un: float, factors: Factors
+         ) -> tuple[float, float, float, float, float]:
+    """CLEME2.0's ``compute_comprehensive_indicator``: (hit, wrong, under, over, combined)."""
+    ne = tp + fp_ne + fn
+    fp = fp_ne + fp_un
+    hit = float(tp) / ne if ne else 0.0
+    err = float(fp_ne) / ne if ne else 0.0
+    und = float(fn) / ne if ne else 0.0
+    ove = float(fp_un) / (tp + fp) if (tp + fp) else 0.0
+    a, b, c, d = factors
+    return hit, err, und, ove, a * hit + b * (1 - err) + c * (1 - und) + d * (1 - ove)
+
+
+class Weigher:
+    """The chunk weights of one corpus (one system): the length weigher's (bias from the
+    corpus' changed reference chunks) or all 1 (``None`` clips)."""
+
+    def __init__(self, clips: tuple[Clip, Clip, Clip] | None, bias: float) -> None:
+        self.clips, self.bias = clips, bias
+        self._cache: dict[tuple[int, int], float] = {}
+        self._sums: dict[RefCounts, tuple[float, float, float, float, float, float]] = {}
+
+    def weight(self, kind: int, length: int) -> float:
+        """The weight of a chunk of ``length`` as TP (0), FP (1) or FN (2)."""
+        key = (kind, length)
+        w = self._cache.get(key)
+        if w is None:
+            if self.clips is None:
+                w = 1.0
+            else:
+                alpha, low, high = self.clips[kind]
+                bias = np.float64(self.bias)
+                x = (length - bias) if kind == 1 else (-length + bias)
+                w = np.clip(alpha * (1 / (1 + (alpha - 1) * np.exp(x))), low, high).item()
+                w = w or 1.0  # PRF sums ``weight or 1.0``; a weight is never 0 with these clips
+            self._cache[key] = w
+        return w
+
+    def sums(self, counts: RefCounts) -> tuple[float, float, float, float, float, float]:
+        """``(tp, fp, fn, tn, fp_ne, fp_un)`` weighted, each summed in chunk order as the
+        original sums them."""
+        done = self._sums.get(counts)
+        if done is None:
+            done = self._sums[counts] = self._sum(counts)
+        return done
+
+    def _sum(self, counts: RefCounts) -> tuple[float, float, float, float, float, float]:
+        tp_l, fp_l, ne, fn_l, tn = counts
+        tp = sum([self.weight(0, x) for x in tp_l], 0.0)
+        fps = [self.weight(1, x) for x in fp_l]
+        fn = sum([self.weight(2, x) for x in fn_l], 0.0)
+        return (tp, sum(fps, 0.0), fn, float(tn), sum([w for w, n in zip(fps, ne) if n], 0.0),
+                sum([w for w, n in zip(fps, ne) if not n], 0.0))
+
+
+def plain(counts: RefCounts) -> tuple[int, int, int, int, int, int]:
+    """``(tp, fp, fn, tn, fp_ne, fp_un)`` counted."""
+    tp_l, fp_l, ne, fn_l, tn = counts
+    n = sum(ne)
+    return len(tp_l), len(fp_l), len(fn_l), tn, n, len(fp_l) - n
+
+
+def _mean(values: Sequence[float], weights: Sequence[int] | None) -> float:
+    """numpy's ``np.average`` (pairwise sum), sentence ``i`` counted ``weights[i]`` times."""
+    if weights is None:
+        return float(np.average(values)) if len(values) else 0.0
+    w = np.asarray(weights, dtype=np.float64)
+    return float(np.average(values, weights=w)) if w.sum() > 0 else 0.0
+
+
+class _Chunked(ErrantMetric):
+    """What CLEME and CLEME2.0 share: the chunk statistics (the hypothesis' edits as
+    :class:`~gecformats.metrics.errant.ErrantMetric` gets them: an M2 hypothesis' own, a text
+    hypothesis' extracted by ``extractor``), the weights, the reference choice."""
+
+    def __init__(self, assumption: str, level: str, weighting: str, length_preset: str,
+                 empty_refs: str, extractor: str, spacy_model: str | None) -> None:
+        if weighting == "length-sentence":  # the command line's one name for both
+            weighting, length_preset = "length", "sentence"
+        for value, known, what in ((assumption, ASSUMPTIONS, "assumption"),
+                                   (level, LEVELS, "level"),
+                                   (weighting, WEIGHTINGS, "weighting"),
+                                   (length_preset, tuple(LENGTH_PRESETS), "length preset"),
+                                   (empty_refs, EMPTY_REFERENCES, "empty-reference policy")):
+            if value not in known:
+                raise ValueError(f"unknown CLEME {what} {value!r} (known: {', '.join(known)})")
+        ErrantMetric.__init__(self, extractor=extractor, spacy_model=spacy_model)
+        self.assumption, self.level, self.weighting = assumption, level, weighting
+        self.length_preset, self.empty_refs = length_preset, empty_refs
+        self._bias: float | None = None
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(assumption={self.assumption!r}, level={self.level!r}, "
+                f"weighting={self.weighting!r}, length_preset={self.length_preset!r}, "
+                f"empty_refs={self.empty_refs!r}, extractor={self.extractor!r})")
+
+    def prepare(self, gold: Sentence) -> ClemeGold:
+        """The gold sentence's source and each reference annotator's target."""
+        refs, ids = targets(gold.source, raw_edits(gold))
+        return ClemeGold(tuple(gold.source), tuple(refs), tuple(ids))
+
+    def _stats(self, prepared: ClemeGold, edits: list[RawEdit], extracted: bool | str
+               ) -> ClemeStats:
+        """The chunk counts of one hypothesis (its first annotator) against each reference
+        kept.
+
+        Raises:
+            GecFormatError: edits the chunking cannot map (overlapping within one annotator).
+        """
+        first = next((e[4] for e in edits), 0)
+        hyp, _ = targets(prepared.source, [e for e in edits if e[4] == first])
+        refs, ids = list(prepared.references), list(prepared.annotators)
+        if self.empty_refs == "drop":
+            kept = [i for i, r in enumerate(refs) if r[0]] or [0]
+            refs, ids = [refs[i] for i in kept], [ids[i] for i in kept]
+        source = " ".join(prepared.source).split()
+        try:
+            chunks = partition(source, [hyp[0], *refs])
+        except (KeyError, IndexError) as exc:  # edits of one target that overlap oddly
+            raise GecFormatError(f"CLEME cannot chunk this sentence: its edits overlap within "
+                                 f"one annotator or pass its end ({exc!r})") from None
+        changed = [max(c[2], len(c[0])) for ref in chunks[1:] for c in ref if c[1]]
+        return ClemeStats(evaluate(chunks[0], chunks[1:], self.assumption), tuple(ids),
+                          sum(changed), len(changed), extracted)
+
+    def weigher(self, stats: Sequence[ClemeStats], weights: Sequence[int] | None = None
+                ) -> Weigher:
+        """The weights of this corpus (``weights[i]`` times sentence ``i``)."""
+        if self.weighting == "none":
+            return Weigher(None, 0.0)
+        if weights is None:
+            total = sum(s.bias_sum for s in stats)
+            count = sum(s.bias_count for s in stats)
+        else:
+            total = sum(s.bias_sum * w for s, w in zip(stats, weights))
+            count = sum(s.bias_count * w for s, w in zip(stats, weights))
+        # no changed reference chunk at all: the original's bias is NaN; 0 keeps numbers
+        bias = total / count if count else 0.0
+        return Weigher(LENGTH_PRESETS[self.length_preset][self.assumption], bias)
+
+    def _candidates(self, stats: Sequence[ClemeStats], weigher: Weigher) -> list[list[tuple]]:
+        """Per sentence, the counts against each reference; the first alone when all are
+        equal (whatever the totals, the first is chosen then)."""
+        count = plain if self.weighting == "none" else weigher.sums
+        out = []
+        for s in stats:
+            cand = [count(c) for c in s.refs]
+            out.append(cand if len(cand) > 1 and cand.count(cand[0]) != len(cand) else cand[:1])
+        return out
+
+    def for_totals(self, totals: Totals) -> Metric:
+        """This metric with the corpus weights of ``totals`` (its ``bias``) fixed, for the
+        per-sentence fields of that system."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone._bias = totals.extra.get("bias")
+        return clone
+
+    def _sentence_weigher(self) -> Weigher:
+        if self.weighting == "none":
+            return Weigher(None, 0.0)
+        return Weigher(LENGTH_PRESETS[self.length_preset][self.assumption],
+                       self._bias if self._bias is not None else 0.0)
+
+    def resampler(self, stats: Sequence[ClemeStats]) -> Any:
+        """The corpus step once per weight vector (the bias is redone per resample)."""
+        return _Looping(self, stats)
+
+    def swapper(self, a: Sequence[ClemeStats], b: Sequence[ClemeStats]) -> Any:
+        """The corpus step twice per row of swaps."""
+        return _LoopingSwap(self, a, b)
+
+    def warnings(self) -> list[str]:
+        """None: CLEME reads no edit types."""
+        return []
+
+    def _signature(self, name: str, extra: str = "", hyp: str | None = None) -> str:
+        weights = self.weighting if self.weighting == "none" else \
+            f"length-{self.length_preset}"
+        system = f"|hyp:{hyp}" if hyp is not None else ""
+        return (f"metric:{name}|code:{CODE}|assumption:{self.assumption}|level:{self.level}"
+                f"|weights:{weights}|empty-refs:{self.empty_refs}{extra}{system}"
+                f"|gecformats:{__version__}")
+
+    def _extra(self, stats: Sequence[ClemeStats], weigher: Weigher, corpus: bool
+               ) -> dict[str, Any]:
+        """:attr:`Totals.extra`: the ``bias``; on the corpus itself also the system's
+        ``signature`` with ``hyp:`` (``m2``, ``extracted-lcs``, ``extracted-errant-V``: how
+        its edits were had, as ERRANT's)."""
+        extra: dict[str, Any] = {"bias": weigher.bias}
+        if corpus:
+            hyp = "m2"
+            if any(s.extracted == "errant" for s in stats):
+                from gecformats.convert.errant_extract import cached, version
+
+                hyp = f"extracted-{version(cached(self.spacy_model))}"
+            elif any(s.extracted is True for s in stats):
+                hyp = extraction_name(self.extractor)
+            extra["signature"] = self.signature(hyp)
+        return extra
+
+
+def _options(extra: set[str]) -> frozenset[str]:
+    return frozenset({"cleme-assumption", "cleme-level", "cleme-weighting", "extractor",
+                      "spacy-model", *extra})
+
+
+class ClemeMetric(_Chunked):
+    """CLEME (``--metric cleme``): chunk-level P, R, F_0.5 and accuracy (see the module
+    notes); default dependent, length-weighted, corpus level (the original README's
+    example).
+
+    Args:
+        assumption: ``dependent`` or ``independent``.
+        level: ``corpus`` (greedy reference choice on the running totals) or ``sentence``
+            (SentCLEME: the mean of per-sentence values).
+        weighting: ``length``, ``none``, or ``length-sentence`` (``length`` with
+            ``length_preset`` ``sentence``: the command line's ``--cleme-weighting``).
+        length_preset: ``code`` (α = 2, clip [0.75, 1.25]: what e90abea always uses) or
+            ``sentence`` (main.py's sentence presets, as CLEME v1.0 applies them).
+        empty_refs: ``drop`` (e90abea: a reference that deletes the whole sentence is left
+            out, unless all are) or ``keep`` (v1.0).
+        extractor, spacy_model: how a text hypothesis' edits are extracted.
+
+    Raises:
+        ValueError: an unknown value.
+    """
+
+    name = "cleme"
+    label = "CLEME"
+    columns = ("precision", "recall", "f", "accuracy")
+    main = "f"
+    options = _options(set())
+    needs_edits = True
+
+    def __init__(self, assumption: str = "dependent", level: str = "corpus",
+                 weighting: str = "length", length_preset: str = "code",
+                 empty_refs: str = "drop", extractor: str = "lcs",
+                 spacy_model: str | None = None) -> None:
+        _Chunked.__init__(self, assumption, level, weighting, length_preset, empty_refs,
+                          extractor, spacy_model)
+
+    @classmethod
+    def from_options(cls, options: Any) -> Metric:
+        """Built from ``--cleme-*`` (prefix dropped), ``--extractor``, ``--spacy-model``."""
+        return cls(**{k.removeprefix("cleme-").replace("-", "_"): v for k, v in options.items()})
+
+    def corpus(self, stats: Sequence[ClemeStats], weights: Sequence[int] | None = None, *,
+               choices: bool = False) -> Totals:
+        """P, R, F_0.5, Acc (see the module notes); :attr:`Totals.counts`: the chosen
+        references' summed ``tp``, ``fp``, ``fn``, ``tn`` (weighted); :attr:`Totals.extra`:
+        the length weigher's ``bias``.
+
+        Raises:
+            ValueError: ``choices`` with ``weights``; a negative weight.
+        """
+        if choices and weights is not None:
+            raise ValueError("choices are given for the corpus itself, without weights")
+        if weights is not None and any(w < 0 for w in weights):
+            raise ValueError("a negative weight")
+        weigher = self.weigher(stats, weights)
+        cands = self._candidates(stats, weigher)
+        chosen: list[int] = []
+        extra = self._extra(stats, weigher, weights is None)
+        if self.level == "sentence":
+            rows, counts = [], [0, 0, 0, 0]
+            for cand in cands:
+                k, values = sentence_prf(cand)
+                chosen.append(k)
+                rows.append(values)
+                for j in range(4):
+                    counts[j] += cand[k][j]
+            f, p, r, acc = (_mean([row[j] for row in rows], weights) for j in range(4))
+            return Totals((p, r, f, acc), dict(zip(("tp", "fp", "fn", "tn"), counts)),
+                          tuple(chosen) if choices else (), extra)
+        tp = fp = fn = tn = 0
+        for i, cand in enumerate(cands):
+            for _ in range(1 if weights is None else weights[i]):
+                best, key = 0, (-1.0, 0, 0, 0, 0)
+                for k, c in enumerate(cand if len(cand) > 1 else ()):
+                    f = _rounded_f(tp + c[0], fp + c[1], fn + c[2])
+                    now = (f, c[0], -c[1], -c[2], c[3])
+                    if now > key:
+                        best, key = k, now
+                c = cand[best]
+                tp, fp, fn, tn = tp + c[0], fp + c[1], fn + c[2], tn + c[3]
+            if choices:
+                chosen.append(best)
+        p, r, f = prf(tp, fp, fn)
+        return Totals((p, r, f, accuracy(tp, fp, fn, tn)),
+                      {"tp": tp, "fp": fp, "fn": fn, "tn": tn}, tuple(chosen), extra)
+
+    def signature(self, hyp: str | None = None) -> str:
+        """``metric:cleme|code:e90abea|assumption:…|level:…|weights:…|empty-refs:…``, then
+        ``|hyp:HYP`` when given, then ``|gecformats:V``."""
+        return self._signature("cleme", "", hyp)
+
+    def sentence_fields(self, stats: ClemeStats, choice: int) -> dict[str, Any]:
+        """The chosen ``reference`` (annotator id), its ``tp``, ``fp``, ``fn``, ``tn``
+        (weighted) and that sentence's own ``p``, ``r``, ``f``, ``acc``."""
+        c = self._candidates([stats], self._sentence_weigher())[0][choice]
+        p, r, f = prf(c[0], c[1], c[2])
+        return {"reference": stats.annotators[choice], "tp": c[0], "fp": c[1], "fn": c[2],
+                "tn": c[3], "p": p, "r": r, "f": f, "acc": accuracy(*c[:4])}
+
+
+def sentence_prf(cand: Sequence[tuple]) -> tuple[int, tuple[float, float, float, float]]:
+    """SentCLEME's choice among one sentence's references: the best (F, P, R, Acc) of the
+    sentence alone (β = 0.5, first on a tie); its index and ``(f, p, r, acc)``."""
+    best, key = 0, (-1.0, -1.0, -1.0, -1.0)
+    for k, c in enumerate(cand):
+        p, r, f = prf(c[0], c[1], c[2])
+        now = (f, p, r, accuracy(*c[:4]))
+        if now > key:
+            best, key = k, now
+    return best, key
+
+
+class Cleme2Metric(_Chunked):
+    """CLEME2.0 (``--metric cleme2``): combined, hit, wrong, under and over (see the module
+    notes); default dependent, unweighted, corpus level, the README's corpus factors.
+
+    Args:
+        factors: a :data:`FACTORS` name, ``adapt`` (:data:`ADAPT`), or four numbers
+            ``hit,wrong,under,over`` summing to 1 (± 1e-5).
+        others: as :class:`ClemeMetric` (``weighting`` defaults to ``none``: the original's
+            CLEME2.0 weights by BERTScore similarity, out of scope here; ``length`` is the
+            paper's length-weighted variant).
+
+    Raises:
+        ValueError: an unknown value; factors that do not sum to 1.
+    """
+
+    name = "cleme2"
+    label = "CLEME2.0"
+    columns = ("combined", "hit", "wrong", "under", "over")
+    main = "combined"
+    options = _options({"cleme2-factors"})
+    needs_edits = True
+
+    def __init__(self, assumption: str = "dependent", level: str = "corpus",
+                 weighting: str = "none", length_preset: str = "code",
+                 empty_refs: str = "drop", factors: str | Sequence[float] = "corpus",
+                 extractor: str = "lcs", spacy_model: str | None = None) -> None:
+        _Chunked.__init__(self, assumption, level, weighting, length_preset, empty_refs,
+                          extractor, spacy_model)
+        self.factors_name = factors if isinstance(factors, str) else None
+        self.factors = parse_factors(factors, level, weighting != "none")
+
+    @classmethod
+    def from_options(cls, options: Any) -> Metric:
+        """Built from ``--cleme-*``, ``--cleme2-factors`` (prefixes dropped), ``--extractor``,
+        ``--spacy-model``."""
+        return cls(**{k.removeprefix("cleme2-").removeprefix("cleme-").replace("-", "_"): v
+                      for k, v in options.items()})
+
+    def corpus(self, stats: Sequence[ClemeStats], weights: Sequence[int] | None = None, *,
+               choices: bool = False) -> Totals:
+        """Combined, hit, wrong, under, over (see the module notes); :attr:`Totals.counts`:
+        the chosen references' summed ``tp``, ``fp``, ``fn``, ``tn``, ``fp_ne``, ``fp_un``;
+        :attr:`Totals.extra`: the length weigher's ``bias``.
+
+        Raises:
+            ValueError: ``choices`` with ``weights``; a negative weight.
+        """
+        if choices and weights is not None:
+            raise ValueError("choices are given for the corpus itself, without weights")
+        if weights is not None and any(w < 0 for w in weights):
+            raise ValueError("a negative weight")
+        weigher = self.weigher(stats, weights)
+        cands = self._candidates(stats, weigher)
+        names = ("tp", "fp", "fn", "tn", "fp_ne", "fp_un")
+        chosen: list[int] = []
+        extra = self._extra(stats, weigher, weights is None)
+        if self.level == "sentence":
+            rows, counts = [], [0] * 6
+            for cand in cands:
+                k, values = sentence_heuo(cand, self.factors)
+                chosen.append(k)
+                rows.append(values)
+                for j in range(6):
+                    counts[j] += cand[k][j]
+            com, hit, err, und, ove = (_mean([row[j] for row in rows], weights)
+                                       for j in range(5))
+            return Totals((com, hit, err, und, ove), dict(zip(names, counts)),
+                          tuple(chosen) if choices else (), extra)
+        t = [0] * 6
+        factors = self.factors
+        for i, cand in enumerate(cands):
+            for _ in range(1 if weights is None else weights[i]):
+                best, key = 0, (-1.0, 0, 0, 0, 0)
+                for k, c in enumerate(cand if len(cand) > 1 else ()):
+                    com = heuo(t[0] + c[0], t[4] + c[4], t[2] + c[2], t[5] + c[5], factors)[4]
+                    now = (com, c[0], -c[1], -c[2], c[3])
+                    if now > key:
+                        best, key = k, now
+                c = cand[best]
+                t = [x + y for x, y in zip(t, c)]
+            if choices:
+                chosen.append(best)
+        hit, err, und, ove, com = heuo(t[0], t[4], t[2], t[5], factors)
+        return Totals((com, hit, err, und, ove), dict(zip(names, t)), tuple(chosen), extra)
+
+    def signature(self, hyp: str | None = None) -> str:
+        """``metric:cleme2|code:e90abea|…|factors:NAME-or-numbers``, then ``|hyp:HYP`` when
+        given, then ``|gecformats:V``."""
+        name = self.factors_name or ",".join(f"{x:g}" for x in self.factors)
+        return self._signature("cleme2", f"|factors:{name}", hyp)
+
+    def sentence_fields(self, stats: ClemeStats, choice: int) -> dict[str, Any]:
+        """The chosen ``reference`` (annotator id), its ``tp``, ``fp``, ``fn``, ``tn``,
+        ``fp_ne``, ``fp_un`` (weighted) and that sentence's own combined, hit, wrong,
+        under, over."""
+        c = self._candidates([stats], self._sentence_weigher())[0][choice]
+        hit, err, und, ove, com = heuo(c[0], c[4], c[2], c[5], self.factors)
+        return {"reference": stats.annotators[choice],
+                **dict(zip(("tp", "fp", "fn", "tn", "fp_ne", "fp_un"), c)),
+                "combined": com, "hit": hit, "wrong": err, "under": und, "over": ove}
+
+
+def sentence_heuo(cand: Sequence[tuple], factors: Factors
+                  ) -> tuple[int, tuple[float, float, float, float, float]]:
+    """CLEME2.0's choice among one sentence's references: the best (combined, hit, −wrong,
+    −under, −over) of the sentence alone (first on a tie); its index and
+    ``(combined, hit, wrong, under, over)``."""
+    best, key, values = 0, (-1.0, -1.0, 1.0, 1.0, 1.0), (-1.0, -1.0, -1.0, -1.0, -1.0)
+    for k, c in enumerate(cand):
+        hit, err, und, ove, com = heuo(c[0], c[4], c[2], c[5], factors)
+        now = (com, hit, -err, -und, -ove)
+        if now > key:
+            best, key, values = k, now, (com, hit, err, und, ove)
+    return best, values
+
+
+def parse_factors(factors: str | Sequence[float], level: str, weighted: bool) -> Factors:
+    """CLEME2.0's (hit, wrong, under, over) factors from a preset name (:data:`FACTORS`,
+    ``adapt``), ``"a,b,c,d"`` or four numbers.
+
+    Raises:
+        ValueError: an unknown name, not four numbers, or a sum other than 1 (± 1e-5).
+    """
+    if isinstance(factors, str):
+        if factors == "adapt":
+            return ADAPT[level, weighted]
+        if factors in FACTORS:
+            return FACTORS[factors]
+        try:
+            values = tuple(float(x) for x in factors.split(","))
+        except ValueError:
+            values = ()
+        if len(values) != 4:
+            raise ValueError(f"CLEME2.0 factors are a preset ({', '.join([*FACTORS, 'adapt'])}) "
+                             f"or four numbers hit,wrong,under,over, not {factors!r}")
+    else:
+        values = tuple(float(x) for x in factors)
+        if len(values) != 4:
+            raise ValueError(f"CLEME2.0 takes four factors, not {len(values)}")
+    if not all(math.isfinite(x) for x in values) or abs(sum(values) - 1.0) > 1e-5:
+        raise ValueError(f"CLEME2.0 factors must sum to 1, not {sum(values):g}")
+    return values  # type: ignore[return-value]
