@@ -567,3 +567,18 @@ def test_impossible_score_is_kept_warned_and_refused_with_strict(tmp_path: Path)
         assert err == f"maxmatch: warning: {warning}\n"
     result = score_files(hyp, gold)
     assert result.impossible == 1 and result.gold_warnings == (warning,)
+
+
+@pytest.mark.parametrize("metric", ["errant", "senterrant", "cleme", "cleme2", "gotoscorer"])
+def test_every_edit_metric_says_how_text_edits_were_had(metric):
+    # their originals read ERRANT's edits: gecformats' own extraction is named in the
+    # signature and warned about, for each metric (gotoscorer's signature lacked hyp:)
+    args = ["score", str(FIXTURES / "score/sample.hyp"), "--gold",
+            str(FIXTURES / "score/sample.m2"), "--metric", metric]
+    result = CliRunner().invoke(app, args + ["--extractor", "native"])
+    assert result.exit_code == 0
+    assert "|hyp:extracted-native|" in result.stdout
+    assert "extracted by gecformats' own aligner (hyp:extracted-native" in result.stderr
+    m2 = CliRunner().invoke(app, ["score", str(FIXTURES / "m2/errant.m2"), "--gold",
+                                  str(FIXTURES / "m2/errant.m2"), "--metric", metric])
+    assert m2.exit_code == 0 and "|hyp:m2|" in m2.stdout and "own aligner" not in m2.stderr

@@ -253,11 +253,14 @@ class GotoStats(NamedTuple):
     """One system's statistics of one sentence: a code per gold chunk (bits
     :data:`CORRECT`, :data:`MODIFIED`, :data:`GENERATOR`, :data:`GOLD`), the chunks' weights
     (``None``: unweighted, every chunk 1; attached by :meth:`GoToScorerMetric.complete`),
-    and the chunks' type groups (gec-metrics versions)."""
+    the chunks' type groups (gec-metrics versions), and how the hypothesis' edits were had
+    (``False``: an M2 hypothesis' own; ``True``: extracted by gecformats' ``--extractor``;
+    ``"errant"``: by ERRANT), for the signature's ``hyp:``."""
 
     codes: bytes
     weights: tuple[float, ...] | None
     groups: tuple[int, ...] | None
+    extracted: bool | str = False
 
 
 @dataclass
@@ -585,7 +588,8 @@ class GoToScorerMetric(Metric):
             found = align_edits(prepared.source, hypothesis.tokens, extractor=self.extractor)
             edits = _model_edits(Sentence(prepared.source, {0: found}))
         first = min((e[4] for e in edits), default=0)
-        return self._judge(prepared, [(s, e, t, c) for s, e, t, c, a in edits if a == first])
+        judged = self._judge(prepared, [(s, e, t, c) for s, e, t, c, a in edits if a == first])
+        return judged._replace(extracted="errant" if self.extractor == "errant" else True)
 
     def _judge(self, prepared: GoldChunks, mine: Sequence[tuple[int, int, str, str]]
                ) -> GotoStats:
@@ -620,7 +624,8 @@ class GoToScorerMetric(Metric):
             for s, hyp in enumerate(hyps):
                 try:
                     row.append(self.sentence(p, hyp) if hyp.sentence is not None else
-                               self._judge(p, [e[:4] for e in parses.edits(i, hyp.tokens)]))
+                               self._judge(p, [e[:4] for e in parses.edits(i, hyp.tokens)]
+                                           )._replace(extracted="errant"))
                 except GecFormatError as exc:
                     raise SystemFailure(exc, s) from None
             yield row
@@ -684,6 +689,7 @@ class GoToScorerMetric(Metric):
             p, r = values[0], values[1]
             extra["f1"] = 2 * p * r / (p + r) if p + r else 0
             extra["accuracy"] = (tp + tn) / total if total else 0
+        extra["signature"] = self.signature(_hyp_kind(stats, self))
         chosen = (0,) * len(stats) if choices else ()
         return Totals(values, {"tp": tp, "fp": fp, "fn": fn, "tn": tn}, chosen, extra)
 
@@ -698,9 +704,10 @@ class GoToScorerMetric(Metric):
 
     # ------------------------------------------------------------ the rest
 
-    def signature(self) -> str:
-        """``metric:gotoscorer|version:…|code:…|ref:K|weights:…|gecformats:V``; ``weights:``
-        is ``none``, ``scored-N`` (the N systems scored), ``from:A,B,…`` or ``file:NAME``."""
+    def signature(self, hyp: str | None = None) -> str:
+        """``metric:gotoscorer|version:…|code:…|ref:K|weights:…[|hyp:HYP]|gecformats:V``;
+        ``weights:`` is ``none``, ``scored-N`` (the N systems scored), ``from:A,B,…`` or
+        ``file:NAME``; ``hyp:`` (when given) how the hypotheses' edits were had."""
         if self.weighting == "none":
             origin = "none"
         elif self._used is not None:
@@ -714,7 +721,8 @@ class GoToScorerMetric(Metric):
         else:
             origin = "scored"
         return (f"metric:gotoscorer|version:{self.version}|code:{CODES[self.version]}"
-                f"|ref:{self.ref}|weights:{origin}|gecformats:{__version__}")
+                f"|ref:{self.ref}|weights:{origin}"
+                f"{f'|hyp:{hyp}' if hyp is not None else ''}|gecformats:{__version__}")
 
     def sentence_fields(self, stats: GotoStats, choice: int) -> dict[str, Any]:
         """The sentence's weighted ``tp fp fn tn`` and its ``p r f`` by the version's
@@ -750,3 +758,17 @@ class _Sums:
         x = (1 - matrix) @ self.a + matrix @ self.b
         y = matrix @ self.a + (1 - matrix) @ self.b
         return self._rows(x), self._rows(y)
+
+
+def _hyp_kind(stats: Sequence[GotoStats], metric: GoToScorerMetric) -> str:
+    """The signature's ``hyp:`` of one system's statistics: ``m2``, ``extracted-lcs`` …,
+    or ``extracted-errant-V+spacy-V+MODEL-V``."""
+    from gecformats.metrics.errant import extraction_name
+
+    if any(s.extracted == "errant" for s in stats):
+        from gecformats.convert.errant_extract import cached, version
+
+        return f"extracted-{version(cached(metric.spacy_model))}"
+    if any(s.extracted is True for s in stats):
+        return extraction_name(metric.extractor)
+    return "m2"

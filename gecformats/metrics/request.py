@@ -258,14 +258,19 @@ def _metric_warnings(request: ScoreRequest, metric: Metric, totals: Sequence[Any
                     raise GecFormatError(warning)
                 out.append(warning)
     elif metric.name == "errant":
-        from gecformats.metrics.errant import extraction_warning
-
         for t, path in zip(totals, paths):
             problem = t.extra.get("type_problem")
             if problem is not None:
                 raise GecFormatError(problem[0], (path, request.gold)[problem[1]])
-            if t.extra.get("extracted"):
-                out.append(extraction_warning(path, t.extra.get("hyp", "extracted-lcs")))
+    # every metric of edits (errant, senterrant, cleme, cleme2, gotoscorer) whose originals
+    # read ERRANT's edits: a text hypothesis extracted otherwise gets other numbers
+    from gecformats.metrics.errant import extraction_warning
+
+    for t, path in zip(totals, paths):
+        fields = str(t.extra.get("signature", "")).split("|")
+        hyp = next((f[4:] for f in fields if f.startswith("hyp:")), None)
+        if hyp in ("extracted-lcs", "extracted-native"):
+            out.append(extraction_warning(path, hyp))
     return out
 
 
