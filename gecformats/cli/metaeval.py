@@ -33,6 +33,11 @@ class Ties(str, Enum):
     neutral = "neutral"
 
 
+class HumanSource(str, Enum):
+    published = "published"
+    judgments = "judgments"
+
+
 class MetaFormat(str, Enum):
     text = "text"
     json = "json"
@@ -86,6 +91,10 @@ FormatOpt = Annotated[MetaFormat, typer.Option(
 PlotOpt = Annotated[Optional[str], typer.Option(
     "--plot", metavar="FILE.svg", help="Also draw metric against human scores (first "
     "config and human score; one file per metric, FILE-METRIC.svg with several).")]
+HumanOpt = Annotated[HumanSource, typer.Option(
+    "--human", help="System level, the human scores: published (SEEDA's scores/human files, "
+    "GJG15's Table 3) or judgments (Expected Wins and TrueSkill computed from the judgment "
+    "XML on each system set's own systems; TrueSkill needs the metaeval extra).")]
 JobsOpt = Annotated[int, typer.Option(
     "--jobs", metavar="N", help="Local processes for the per-sentence scoring.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
@@ -98,7 +107,7 @@ def metaeval(
     config: ConfigOpt = None, ci: CiOpt = 1000, seed: SeedOpt = 12345,
     metric_ties: TiesOpt = Ties.loss, compare: CompareOpt = False, window: WindowOpt = None,
     output_format: FormatOpt = MetaFormat.text, plot: PlotOpt = None, jobs: JobsOpt = 1,
-    quiet: QuietOpt = False,
+    quiet: QuietOpt = False, human: HumanOpt = HumanSource.published,
 ) -> None:
     """Meta-evaluate metrics: how well their scores of the systems of SEEDA, GJG15 or
     Napoles et al. (2015) agree with the human judgments.
@@ -115,7 +124,7 @@ def metaeval(
 
     request = MetaEvalRequest(
         dataset.value, data, metric or ["m2"], level.value, gold, outputs, full, config,
-        ci, seed, metric_ties.value, compare, window, jobs)
+        ci, seed, metric_ties.value, compare, window, jobs, human.value)
     with user_errors():
         if plot is not None and not plot.endswith(".svg"):
             raise UsageError(f"--plot {plot}: write an .svg file")

@@ -102,6 +102,8 @@ class Dataset:
         src_base: what a judgment's ``src-id`` counts from: 1 (SEEDA) or 0 (GJG15); the
             line of the outputs is ``src_id - src_base``, or its position in :attr:`lines`.
         notes: what a reader of the results should know about this dataset.
+        human_sources: human score name → (judgment name, ``EW`` or ``TS``): how
+            ``--human judgments`` computes it from :attr:`judgments`.
     """
 
     name: str
@@ -114,6 +116,7 @@ class Dataset:
     judgments: dict[str, str] = field(default_factory=dict)
     src_base: int = 0
     notes: list[str] = field(default_factory=list)
+    human_sources: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 def default_gold(data: str) -> str:
@@ -178,8 +181,9 @@ def _seeda(data: str, gold: str, full: bool) -> Dataset:
     notes = ["outputs/subset/LM-Critic.txt was a copy of PIE.txt until SEEDA commit 082e663 "
              "(2024-12-14); SEEDA's published M2/GLEU correlations reproduce only with that "
              "old file"]
+    sources = {h: (f"SEEDA-{h[3].upper()}", h[:2]) for h in SEEDA_HUMANS}
     return Dataset("seeda", SEEDA_SYSTEMS, outputs, gold, None if full else subset, configs,
-                   humans, judgments, 1, notes)
+                   humans, judgments, 1, notes, sources)
 
 
 def _gjg15(data: str, gold: str, folder: str) -> Dataset:
@@ -192,7 +196,7 @@ def _gjg15(data: str, gold: str, folder: str) -> Dataset:
                    humans, {"GJG15": os.path.join(data, "judgments.xml")},
                    0,
                    ["human scores: the paper's Table 3(b)/(c) (as gec-metrics), not the "
-                    "nusnlp/gecmetrics copy"])
+                    "nusnlp/gecmetrics copy"], {"EW": ("GJG15", "EW"), "TS": ("GJG15", "TS")})
 
 
 def _napoles(data: str, gold: str, folder: str) -> Dataset:

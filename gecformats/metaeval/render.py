@@ -5,7 +5,9 @@ with the columns :data:`SYSTEM_COLUMNS` (``metric``, ``config``, ``human``, ``pe
 ``spearman``, their interval bounds, then ``n`` and Kendall's τ); one row per (metric,
 system set, judgment file) at the sentence level (:data:`SENTENCE_COLUMNS`).  Numbers are
 written in full (Python's shortest round-trip form), an interval bound is empty without
-resamples, and an undefined correlation is ``nan``.
+resamples, and an undefined correlation is ``nan``.  Where the human system scores come from
+(``--human published|judgments``) is in every output: the TSV's ``human_source`` column, the
+JSON's ``human_source``, a line of the text, a comment after the LaTeX table.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from gecformats.metaeval.run import MetaEvalResult
 
 SYSTEM_COLUMNS = ("metric", "config", "human", "pearson", "pearson_low", "pearson_high",
                   "spearman", "spearman_low", "spearman_high", "n", "kendall", "kendall_low",
-                  "kendall_high")
-"""The system-level TSV header."""
+                  "kendall_high", "human_source")
+"""The system-level TSV header (``human_source``: ``published`` or ``judgments``, the
+``--human`` choice)."""
 SENTENCE_COLUMNS = ("metric", "config", "judgments", "ties", "accuracy", "tau", "pairs",
                     "concordant", "discordant", "ties_human_prefers_first",
                     "ties_human_prefers_second", "acc_tie_loss", "tau_tie_loss",
@@ -49,6 +52,7 @@ def to_json(result: MetaEvalResult) -> dict[str, Any]:
         "subset": result.dataset.lines is not None, "sentences": result.sentences,
         "resamples": request.resamples if request.level == "system" else 0,
         "seed": request.seed,
+        "human_source": request.human if request.level == "system" else None,
         "metrics": [{"metric": s.name, "signature": s.signature, "scores": s.scores}
                     for s in result.scored],
         "system": [row.to_dict() for row in result.system],
@@ -81,6 +85,7 @@ def tsv(result: MetaEvalResult) -> str:
             fields.append(_number(row.values[name]))
             bounds = row.intervals[name] if row.intervals is not None else None
             fields += [_number(b) for b in bounds] if bounds is not None else ["", ""]
+        fields.append(result.request.human)
         lines.append("\t".join(fields))
     return "\n".join(lines) + "\n"
 
@@ -115,6 +120,7 @@ def text(result: MetaEvalResult) -> str:
     else:
         ci = f", 95% bootstrap intervals over {request.resamples} resamples of the sentences"
         lines.append("system level: Pearson r, Spearman rho" + (ci if request.resamples else ""))
+        lines.append(HUMAN_LINES[request.human])
         lines.append(f"{'metric':<12}{'config':<10}{'human':<9}{'n':>3}  {'r':<22}{'rho':<22}")
         for row in result.system:
             iv = row.intervals
@@ -142,6 +148,14 @@ def text(result: MetaEvalResult) -> str:
     lines += ["", *(f"{s.name}: {s.signature}" for s in result.scored)]
     lines += [f"note: {n}" for n in result.dataset.notes]
     return "\n".join(lines) + "\n"
+
+
+HUMAN_LINES = {
+    "published": "human scores: published (--human published)",
+    "judgments": "human scores: computed from the judgments on each system set's systems "
+                 "(--human judgments: Expected Wins; TrueSkill with every comparison once, in "
+                 "file order, gec-metrics' parameters)"}
+"""The text output's line saying where the human system scores come from."""
 
 
 def latex(result: MetaEvalResult) -> str:
@@ -173,7 +187,8 @@ def latex(result: MetaEvalResult) -> str:
             _tex(_cell(row.values[c], iv and iv[c])) for c in ("pearson", "spearman"))
     for (metric, config), values in by_row.items():
         lines.append(f"{_tex(metric)} & {_tex(config)} & {' & '.join(values)} \\\\")
-    return "\n".join([*lines, "\\bottomrule", "\\end{tabular}"]) + "\n"
+    return "\n".join([*lines, "\\bottomrule", "\\end{tabular}",
+                      f"% {HUMAN_LINES[request.human]}"]) + "\n"
 
 
 def _tex(value: str) -> str:

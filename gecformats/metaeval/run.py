@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gecformats.errors import GecFormatError, UsageError
-from gecformats.metaeval.datasets import (METRIC_OPTIONS, Dataset, human_values, kept, load,
-                                          subset_gold)
+from gecformats.metaeval.datasets import METRIC_OPTIONS, Dataset, kept, load, subset_gold
 from gecformats.metaeval.system import (Comparison, SystemCorrelation, Window, compare,
                                         correlate_system, windows)
 from gecformats.metrics.base import Metric
@@ -33,6 +32,12 @@ TIES = ("loss", "skip", "neutral")
 """Sentence level, a metric tie: ``loss`` (SEEDA's and gec-metrics' convention: the
 alphabetically earlier system loses, so a tie agrees when the human preferred the later
 one), ``skip`` (the pair is left out), ``neutral`` (counted, agreeing with nobody)."""
+HUMAN_SOURCES = ("published", "judgments")
+"""Where the human system scores come from: ``published`` (SEEDA's ``scores/human`` files,
+GJG15's Table 3, Napoles et al.'s Table 2) or ``judgments`` (computed here from the
+judgment files, for each system set on its own systems: Expected Wins by
+:func:`~gecformats.metaeval.human.expected_wins`, TrueSkill by
+:func:`~gecformats.metaeval.human.trueskill_scores`)."""
 EXTRA_METRICS = ("length",)
 """Metrics of the meta-evaluation only (besides every ``gecformats score`` metric)."""
 
@@ -52,6 +57,7 @@ class MetaEvalRequest:
         compare: also compare every pair of metrics (system level).
         window: the window analysis' size (``None``: none).
         jobs: local processes for the per-sentence scoring (1: this process).
+        human: where the human system scores come from (:data:`HUMAN_SOURCES`).
     """
 
     dataset: str
@@ -68,6 +74,7 @@ class MetaEvalRequest:
     compare: bool = False
     window: int | None = None
     jobs: int = 1
+    human: str = "published"
 
     def check(self) -> None:
         """Refuse what cannot be run.
@@ -80,6 +87,9 @@ class MetaEvalRequest:
             raise UsageError(f"unknown level {self.level!r} (known: {', '.join(LEVELS)})")
         if self.ties not in TIES:
             raise UsageError(f"unknown tie convention {self.ties!r} (known: {', '.join(TIES)})")
+        if self.human not in HUMAN_SOURCES:
+            raise UsageError(f"unknown human score source {self.human!r} (known: "
+                             f"{', '.join(HUMAN_SOURCES)})")
         if self.resamples < 0 or self.seed < 0 or self.jobs < 1:
             raise UsageError("--ci and --seed take 0 or more, --jobs 1 or more")
         if self.window is not None and self.window < 2:
@@ -145,7 +155,9 @@ class SentenceAgreement:
 
 @dataclass
 class MetaEvalResult:
-    """Everything a meta-evaluation gives (what the outputs render)."""
+    """Everything a meta-evaluation gives (what the outputs render); ``humans``: system set
+    → human score name → system → score (the published scores, or those computed from the
+    judgments on that set's systems)."""
 
     request: MetaEvalRequest
     dataset: Dataset
@@ -156,6 +168,7 @@ class MetaEvalResult:
     comparisons: list[Comparison] = field(default_factory=list)
     windows: list[Window] = field(default_factory=list)
     sentence: list[SentenceAgreement] = field(default_factory=list)
+    humans: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
 
 
 def build(names: Sequence[str]) -> list[Metric]:
@@ -259,24 +272,65 @@ def run_meta_eval(request: MetaEvalRequest, progress: Callable[[int], None] | No
     if request.level == "sentence":
         result.sentence = sentence_level(dataset, scored, configs, request.ties)
         return result
+    result.humans = human_scores(dataset, configs, request.human)
     for one in scored:
         for config in configs:
             systems = kept(dataset, config)
-            for human, values in dataset.humans.items():
+            for human, values in result.humans[config].items():
                 result.system.append(correlate_system(one.name, config, human, systems,
                                                       one.scores, values, one.boot))
                 if request.window is not None and request.window <= len(systems):
                     result.windows += windows(one.name, config, human, systems, one.scores,
                                               values, request.window)
     if request.compare:
-        result.comparisons = comparisons(dataset, scored, configs)
+        result.comparisons = comparisons(dataset, scored, configs, result.humans)
     return result
 
 
-def comparisons(dataset: Dataset, scored: Sequence[Scored], configs: Sequence[str]
+def human_scores(dataset: Dataset, configs: Sequence[str], source: str = "published"
+                 ) -> dict[str, dict[str, dict[str, float]]]:
+    """The human system scores of each system set: ``published`` (the dataset's, the same
+    for every set) or ``judgments`` (Expected Wins and TrueSkill computed from the judgment
+    files on the set's own systems, as :data:`Dataset.human_sources` says; each file read
+    once).
+
+    Returns:
+        system set → human score name → system → score.
+
+    Raises:
+        UsageError: ``judgments`` for a dataset whose judgments are not read here
+            (napoles2015), or TrueSkill without the ``trueskill`` package.
+        GecFormatError: a malformed judgment file (naming the file and line).
+    """
+    from gecformats.metaeval.human import expected_wins, trueskill_scores
+    from gecformats.metaeval.judgments import read_judgments
+
+    if source == "published":
+        return {config: dataset.humans for config in configs}
+    if not dataset.human_sources:
+        raise UsageError(f"--human judgments: the judgments of {dataset.name} are not read "
+                         "here (use seeda or gjg15, or --human published)")
+    items = {name: list(read_judgments(dataset.judgments[name]))
+             for name in dict.fromkeys(j for j, _ in dataset.human_sources.values())}
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for config in configs:
+        systems = kept(dataset, config)
+        out[config] = {}
+        for human, (name, kind) in dataset.human_sources.items():
+            try:
+                out[config][human] = (expected_wins if kind == "EW" else trueskill_scores)(
+                    items[name], systems)
+            except ImportError as exc:
+                raise UsageError(f"--human judgments: {exc}") from None
+    return out
+
+
+def comparisons(dataset: Dataset, scored: Sequence[Scored], configs: Sequence[str],
+                humans: dict[str, dict[str, dict[str, float]]] | None = None
                 ) -> list[Comparison]:
     """Every ordered pair of metrics (first listed first) on every system set and human
-    score, for Pearson's r and Spearman's ρ."""
+    score, for Pearson's r and Spearman's ρ (``humans``: :func:`human_scores`, default the
+    published scores)."""
     scores = {one.name: one.scores for one in scored}
     boot = ({one.name: one.boot for one in scored}
             if all(one.boot is not None for one in scored) else None)
@@ -285,7 +339,7 @@ def comparisons(dataset: Dataset, scored: Sequence[Scored], configs: Sequence[st
         for b in scored[i + 1:]:
             for config in configs:
                 systems = kept(dataset, config)
-                for human, values in dataset.humans.items():
+                for human, values in (humans or {}).get(config, dataset.humans).items():
                     for name in ("pearson", "spearman"):
                         out.append(compare(a.name, b.name, config, human, systems, scores,
                                            values, boot, name))  # type: ignore[arg-type]
@@ -335,5 +389,6 @@ def human_points(result: MetaEvalResult, metric: str, config: str, human: str
     """System → (metric score, human score) on one system set: a scatter plot's points."""
     one = next(s for s in result.scored if s.name == metric)
     systems = kept(result.dataset, config)
-    values = human_values(result.dataset, human, systems)
+    scores = result.humans.get(config, result.dataset.humans)[human]
+    values = [scores[s] for s in systems]
     return {s: (one.scores[s], v) for s, v in zip(systems, values) if math.isfinite(v)}
