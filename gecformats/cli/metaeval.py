@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from gecformats.cli import app, progress_bar, user_errors
+from gecformats.cli.options import SpacyModelOpt
+from gecformats.cli.score import ExtractorOpt
 from gecformats.errors import UsageError
 
 if TYPE_CHECKING:
@@ -108,6 +110,7 @@ def metaeval(
     metric_ties: TiesOpt = Ties.loss, compare: CompareOpt = False, window: WindowOpt = None,
     output_format: FormatOpt = MetaFormat.text, plot: PlotOpt = None, jobs: JobsOpt = 1,
     quiet: QuietOpt = False, human: HumanOpt = HumanSource.published,
+    extractor: ExtractorOpt = None, spacy_model: SpacyModelOpt = None,
 ) -> None:
     """Meta-evaluate metrics: how well their scores of the systems of SEEDA, GJG15 or
     Napoles et al. (2015) agree with the human judgments.
@@ -124,7 +127,8 @@ def metaeval(
 
     request = MetaEvalRequest(
         dataset.value, data, metric or ["m2"], level.value, gold, outputs, full, config,
-        ci, seed, metric_ties.value, compare, window, jobs, human.value)
+        ci, seed, metric_ties.value, compare, window, jobs, human.value, extractor,
+        spacy_model)
     with user_errors():
         if plot is not None and not plot.endswith(".svg"):
             raise UsageError(f"--plot {plot}: write an .svg file")
@@ -135,6 +139,8 @@ def metaeval(
         total = count_sentences(loaded) * len(loaded.systems) * len(request.metrics)
         with progress_bar(total, enabled=not quiet, label="scoring") as progress:
             result = run_meta_eval(request, progress, loaded)
+        for warning in result.warnings:
+            typer.echo(f"gecformats: warning: {warning}", err=True)
         typer.echo(render(result, output_format.value), nl=False)
         if plot is not None:
             _plot(result, plot)

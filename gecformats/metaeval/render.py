@@ -45,7 +45,7 @@ def render(result: MetaEvalResult, output_format: str = "text") -> str:
 def to_json(result: MetaEvalResult) -> dict[str, Any]:
     """The JSON object: the dataset, level, sentences, resamples and seed, per metric its
     signature and system scores, then ``system`` (correlations), ``comparisons``,
-    ``windows`` and ``sentence`` (agreements), and ``notes``."""
+    ``windows`` and ``sentence`` (agreements), ``notes`` and ``warnings``."""
     request = result.request
     return {
         "dataset": result.dataset.name, "level": request.level,
@@ -60,6 +60,7 @@ def to_json(result: MetaEvalResult) -> dict[str, Any]:
         "windows": [w.to_dict() for w in result.windows],
         "sentence": [row.to_dict() for row in result.sentence],
         "notes": result.dataset.notes,
+        "warnings": result.warnings,
     }
 
 

@@ -58,6 +58,9 @@ class MetaEvalRequest:
         window: the window analysis' size (``None``: none).
         jobs: local processes for the per-sentence scoring (1: this process).
         human: where the human system scores come from (:data:`HUMAN_SOURCES`).
+        extractor, spacy_model: how the metrics that extract edits from text (errant,
+            senterrant) do it, as ``gecformats score --extractor``/``--spacy-model``
+            (``None``: the metric's default, ``lcs``).
     """
 
     dataset: str
@@ -75,6 +78,8 @@ class MetaEvalRequest:
     window: int | None = None
     jobs: int = 1
     human: str = "published"
+    extractor: str | None = None
+    spacy_model: str | None = None
 
     def check(self) -> None:
         """Refuse what cannot be run.
@@ -169,30 +174,57 @@ class MetaEvalResult:
     windows: list[Window] = field(default_factory=list)
     sentence: list[SentenceAgreement] = field(default_factory=list)
     humans: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
 
-def build(names: Sequence[str]) -> list[Metric]:
+def build(names: Sequence[str], extractor: str | None = None,
+          spacy_model: str | None = None) -> list[Metric]:
     """The metrics ``names``: ``length`` (:class:`~gecformats.metaeval.length.LengthMetric`)
     and every ``gecformats score`` metric, with the options of
-    :data:`~gecformats.metaeval.datasets.METRIC_OPTIONS` (GLEU: ``absent="first"``).
+    :data:`~gecformats.metaeval.datasets.METRIC_OPTIONS` (GLEU: ``absent="first"``) and,
+    for the metrics that take them, ``extractor`` and ``spacy_model`` (``--extractor``,
+    ``--spacy-model`` of ``gecformats score``; ``None``: not given).
 
     Raises:
-        UsageError: an unknown metric.
+        UsageError: an unknown metric, an extractor option that no metric named takes
+            (naming those that would), a value a metric refuses.
     """
     from gecformats.metaeval.length import LengthMetric
-    from gecformats.metrics.request import METRICS, build_metrics
+    from gecformats.metrics.request import METRICS, build_metrics, metric_class, takers
 
+    extraction = {k: v for k, v in (("extractor", extractor), ("spacy-model", spacy_model))
+                  if v is not None}
+    for name in names:
+        if name not in METRICS and name not in EXTRA_METRICS:
+            known = ", ".join([*METRICS, *EXTRA_METRICS])
+            raise UsageError(f"unknown metric {name!r} (known: {known})")
+    for option in extraction:
+        if not any(option in metric_class(n).options for n in names if n in METRICS):
+            wanted = " or ".join(f"--metric {n}" for n in takers(option))
+            raise UsageError(f"--{option} goes with {wanted}")
     out: list[Metric] = []
     for name in names:
         if name == "length":
             out.append(LengthMetric())
-        elif name in METRICS:
-            options = METRIC_OPTIONS.get(name, {})
-            out += build_metrics([name], dict(options), set(options))
-        else:
-            known = ", ".join([*METRICS, *EXTRA_METRICS])
-            raise UsageError(f"unknown metric {name!r} (known: {known})")
+            continue
+        taken = metric_class(name).options
+        options = {**METRIC_OPTIONS.get(name, {}),
+                   **{k: v for k, v in extraction.items() if k in taken}}
+        out += build_metrics([name], dict(options), set(options))
     return out
+
+
+def extraction_warnings(names: Sequence[str], metrics: Sequence[Metric]) -> list[str]:
+    """One warning for every metric among ``metrics`` that extracts the outputs' edits with
+    gecformats' ``lcs`` aligner (errant, senterrant without ``--extractor``): its numbers are
+    not ERRANT's, and the warning names the option that makes them so."""
+    from gecformats.metrics.errant import extraction_warning
+
+    lcs = [n for n, m in zip(names, metrics) if getattr(m, "extractor", None) == "lcs"]
+    if not lcs:
+        return []
+    which = ", ".join(f"--metric {n}" for n in lcs)
+    return [extraction_warning(f"{which} on the system outputs")]
 
 
 def count_sentences(dataset: Dataset) -> int:
@@ -205,7 +237,8 @@ def count_sentences(dataset: Dataset) -> int:
 
 def score(dataset: Dataset, names: Sequence[str], *, resamples: int = 0,
           seed: int = DEFAULT_SEED, progress: Callable[[int], None] | None = None,
-          jobs: int = 1) -> tuple[int, list[Scored]]:
+          jobs: int = 1, extractor: str | None = None, spacy_model: str | None = None
+          ) -> tuple[int, list[Scored]]:
     """Score every system of ``dataset`` with every metric, once (``jobs`` processes for
     the per-sentence step), and resample (``resamples`` bootstrap resamples; 0: none).
 
@@ -218,7 +251,7 @@ def score(dataset: Dataset, names: Sequence[str], *, resamples: int = 0,
     """
     from gecformats.metrics.pipeline import evaluate
 
-    metrics = build(names)
+    metrics = build(names, extractor, spacy_model)
     with subset_gold(dataset.gold, dataset.lines) as gold:
         run = evaluate([dataset.outputs[s] for s in dataset.systems], gold, metrics,
                        progress=progress, jobs=jobs)
@@ -267,8 +300,10 @@ def run_meta_eval(request: MetaEvalRequest, progress: Callable[[int], None] | No
                          "here (use seeda or gjg15)")
     resamples = request.resamples if request.level == "system" else 0
     sentences, scored = score(dataset, request.metrics, resamples=resamples, seed=request.seed,
-                              progress=progress, jobs=request.jobs)
+                              progress=progress, jobs=request.jobs,
+                              extractor=request.extractor, spacy_model=request.spacy_model)
     result = MetaEvalResult(request, dataset, sentences, scored, configs)
+    result.warnings = extraction_warnings(request.metrics, [one.metric for one in scored])
     if request.level == "sentence":
         result.sentence = sentence_level(dataset, scored, configs, request.ties)
         return result
