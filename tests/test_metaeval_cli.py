@@ -124,3 +124,18 @@ def test_plot_writes_svg(seeda: Path, tmp_path: Path) -> None:
     code, _, _ = _run("--dataset", "seeda", "--data", str(seeda), "--ci", "0", "--metric",
                       "m2", "--metric", "length", "--plot", str(target))
     assert code == 0 and (tmp_path / "plot-length.svg").exists()
+
+
+def test_a_bad_subset_gold_names_the_gold_and_its_line(seeda: Path) -> None:
+    """The subset's gold is a temporary file: its errors name the user's gold and line."""
+    gold = seeda.parent / "conll14" / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
+    lines = gold.read_text().splitlines()
+    assert lines[8] == "S She like apples ."  # sentence 2 (in the subset), line 9
+    lines.insert(9, "A 1 x|||SVA|||likes|||REQUIRED|||-NONE-|||0")
+    gold.write_text("\n".join(lines) + "\n")
+    code, _, err = _run("--dataset", "seeda", "--data", str(seeda), "--ci", "0")
+    assert code == 1 and err.startswith(f"gecformats: {gold}:10: ") and "gecformats-metaeval-" not in err
+    (seeda / "outputs" / "subset" / "PIE.txt").write_text("one line\n")
+    gold.write_text("\n".join(lines[:9] + lines[10:]) + "\n")
+    code, _, err = _run("--dataset", "seeda", "--data", str(seeda), "--ci", "0")
+    assert code == 1 and "PIE.txt" in err and f"{gold} (its sentences at the subset ids)" in err

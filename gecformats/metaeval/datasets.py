@@ -281,31 +281,49 @@ def subset_gold(gold: str, lines: tuple[int, ...] | None) -> Iterator[str]:
     """The gold to score against: ``gold`` itself, or (``lines`` given) a temporary M2 file
     of its blocks at those 0-based sentence numbers, in that order, removed afterwards.
 
+    An error about the temporary file raised inside the ``with`` block names ``gold`` and
+    the line of ``gold`` it comes from instead (the temporary file is gone by the time a
+    user reads the message).
+
     Raises:
         GecFormatError: a line number past the gold's last sentence.
     """
     if lines is None:
         yield gold
         return
-    blocks: list[str] = []
-    current: list[str] = []
-    for _, text in numbered_lines(gold):
+    blocks: list[list[tuple[int, str]]] = []
+    current: list[tuple[int, str]] = []
+    for number, text in numbered_lines(gold):
         if text.strip():
-            current.append(text.rstrip("\r\n"))
+            current.append((number, text.rstrip("\r\n")))
         elif current:
-            blocks.append("\n".join(current))
+            blocks.append(current)
             current = []
     if current:
-        blocks.append("\n".join(current))
+        blocks.append(current)
     bad = [k for k in lines if not 0 <= k < len(blocks)]
     if bad:
         raise GecFormatError(f"subset sentence {bad[0]} is past the gold's {len(blocks)} "
                              "sentences", gold)
+    origin: list[int | None] = [None]  # temporary line (1-based) -> gold line
+    for k in lines:
+        origin += [number for number, _ in blocks[k]] + [None]
     with tempfile.TemporaryDirectory(prefix="gecformats-metaeval-") as folder:
         path = os.path.join(folder, "subset.m2")
         with open(path, "w", encoding="utf-8") as out:
-            out.write("\n\n".join(blocks[k] for k in lines) + "\n\n")
-        yield path
+            out.write("\n\n".join("\n".join(t for _, t in blocks[k]) for k in lines) + "\n\n")
+        try:
+            yield path
+        except GecFormatError as exc:
+            if exc.file != path and path not in exc.message:
+                raise
+            where = f"{gold} (its sentences at the subset ids)"
+            line = exc.line
+            if exc.file == path:
+                line = origin[line] if line is not None and 0 < line < len(origin) else None
+            raise GecFormatError(exc.message.replace(path, where),
+                                 gold if exc.file == path else exc.file, line,
+                                 exc.kind) from None
 
 
 def kept(dataset: Dataset, config: str) -> tuple[str, ...]:
