@@ -74,9 +74,9 @@ ConfigOpt = Annotated[Optional[list[str]], typer.Option(
     "--config", metavar="NAME", help="Only this system set (repeat for more); seeda: base, "
     "+INPUT, +fluency, all; gjg15: all; napoles2015: all, -INPUT.")]
 CiOpt = Annotated[int, typer.Option(
-    "--ci", metavar="N", help="System level: bootstrap resamples of the sentences for the 95% "
-    "intervals (every system rescored by the metric on each, the same resamples for every "
-    "metric; 0: no intervals).")]
+    "--ci", metavar="N", help="Bootstrap resamples for the 95% intervals (0: none); the same "
+    "resamples for every metric. System level: of the sentences, every system rescored by "
+    "the metric on each; sentence level: of the ranking items.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="The resamples' seed.")]
 TiesOpt = Annotated[Ties, typer.Option(
     "--metric-ties", help="Sentence level, a metric tie: loss (SEEDA's and gec-metrics' "

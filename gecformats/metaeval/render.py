@@ -26,8 +26,10 @@ SYSTEM_COLUMNS = ("metric", "config", "human", "pearson", "pearson_low", "pearso
 SENTENCE_COLUMNS = ("metric", "config", "judgments", "ties", "accuracy", "tau", "pairs",
                     "concordant", "discordant", "ties_human_prefers_first",
                     "ties_human_prefers_second", "acc_tie_loss", "tau_tie_loss",
-                    "acc_tie_skip", "tau_tie_skip", "acc_tie_neutral", "tau_tie_neutral")
-"""The sentence-level TSV header."""
+                    "acc_tie_skip", "tau_tie_skip", "acc_tie_neutral", "tau_tie_neutral",
+                    "accuracy_low", "accuracy_high", "tau_low", "tau_high")
+"""The sentence-level TSV header (the interval bounds, of ``accuracy`` and ``tau`` under
+``ties``, empty without resamples)."""
 FORMATS = ("text", "json", "tsv", "latex")
 
 
@@ -50,7 +52,7 @@ def to_json(result: MetaEvalResult) -> dict[str, Any]:
     return {
         "dataset": result.dataset.name, "level": request.level,
         "subset": result.dataset.lines is not None, "sentences": result.sentences,
-        "resamples": request.resamples if request.level == "system" else 0,
+        "resamples": request.resamples,
         "seed": request.seed,
         "human_source": request.human if request.level == "system" else None,
         "metrics": [{"metric": s.name, "signature": s.signature, "scores": s.scores}
@@ -74,7 +76,8 @@ def tsv(result: MetaEvalResult) -> str:
         lines = ["\t".join(SENTENCE_COLUMNS)]
         for row in result.sentence:
             d = row.to_dict()
-            lines.append("\t".join(_number(d[c]) if isinstance(d[c], float) else str(d[c])
+            lines.append("\t".join("" if d[c] is None else _number(d[c])
+                                   if isinstance(d[c], float) else str(d[c])
                                    for c in SENTENCE_COLUMNS))
         return "\n".join(lines) + "\n"
     lines = ["\t".join(SYSTEM_COLUMNS)]
@@ -89,6 +92,10 @@ def tsv(result: MetaEvalResult) -> str:
         fields.append(result.request.human)
         lines.append("\t".join(fields))
     return "\n".join(lines) + "\n"
+
+
+def _span(bounds: tuple[float, float]) -> str:
+    return "[" + ", ".join(f"{b:.3f}" if math.isfinite(b) else "n/a" for b in bounds) + "]"
 
 
 def _cell(value: float, bounds: tuple[float, float] | None) -> str:
@@ -108,7 +115,9 @@ def text(result: MetaEvalResult) -> str:
              f"{result.sentences} sentences ({what})"]
     if request.level == "sentence":
         other = "skip" if request.ties == "loss" else "loss"
-        lines.append(f"sentence level, metric ties: {request.ties} (and {other} beside it)")
+        ci = (f"; 95% intervals over {request.resamples} bootstrap resamples of the ranking "
+              "items" if request.resamples else "")
+        lines.append(f"sentence level, metric ties: {request.ties} (and {other} beside it){ci}")
         lines.append(f"{'metric':<12}{'config':<10}{'judgments':<10}{'acc':>7}{'tau':>8}"
                      f"{other + ' acc':>10}{'tau':>8}{'pairs':>8}{'C':>7}{'D':>7}{'T':>6}")
         for row in result.sentence:
@@ -117,7 +126,9 @@ def text(result: MetaEvalResult) -> str:
             lines.append(f"{row.metric:<12}{row.config:<10}{row.judgments:<10}"
                          f"{row.accuracy:>7.4f}{row.tau:>8.4f}{acc:>10.4f}{tau:>8.4f}"
                          f"{c.n:>8}{c.concordant:>7}{c.discordant:>7}"
-                         f"{c.ties_first + c.ties_second:>6}")
+                         f"{c.ties_first + c.ties_second:>6}"
+                         + (f"  acc {_span(row.intervals['accuracy'])} tau "
+                            f"{_span(row.intervals['tau'])}" if row.intervals else ""))
     else:
         ci = f", 95% bootstrap intervals over {request.resamples} resamples of the sentences"
         lines.append("system level: Pearson r, Spearman rho" + (ci if request.resamples else ""))

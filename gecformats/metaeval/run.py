@@ -135,7 +135,8 @@ class SentenceAgreement:
     """Sentence level, one metric × system set × judgment file: the pair counts (a
     :class:`gecformats.metaeval.sentence.PairCounts`), the accuracy and Kendall's τ
     under ``ties``, and under every convention of :data:`TIES` (``conventions``: name →
-    (accuracy, τ))."""
+    (accuracy, τ)); ``intervals``: ``accuracy``/``tau`` → the 95 % bootstrap interval
+    under ``ties`` (resampling the ranking items), or ``None`` without resamples."""
 
     metric: str
     config: str
@@ -145,17 +146,21 @@ class SentenceAgreement:
     accuracy: float
     tau: float
     conventions: dict[str, tuple[float, float]] = field(default_factory=dict)
+    intervals: dict[str, tuple[float, float]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
+        """A JSON-ready dict (interval bounds ``None`` without resamples)."""
         c = self.counts
+        iv = self.intervals or {}
+        bounds = {f"{k}_{side}": (iv[k][b] if k in iv else None)
+                  for k in ("accuracy", "tau") for b, side in enumerate(("low", "high"))}
         return {"metric": self.metric, "config": self.config, "judgments": self.judgments,
                 "ties": self.ties, "accuracy": self.accuracy, "tau": self.tau,
                 "pairs": c.n, "concordant": c.concordant, "discordant": c.discordant,
                 "ties_human_prefers_first": c.ties_first,
                 "ties_human_prefers_second": c.ties_second,
                 **{f"{k}_tie_{name}": v for name, (acc, tau) in self.conventions.items()
-                   for k, v in (("acc", acc), ("tau", tau))}}
+                   for k, v in (("acc", acc), ("tau", tau))}, **bounds}
 
 
 @dataclass
@@ -305,7 +310,8 @@ def run_meta_eval(request: MetaEvalRequest, progress: Callable[[int], None] | No
     result = MetaEvalResult(request, dataset, sentences, scored, configs)
     result.warnings = extraction_warnings(request.metrics, [one.metric for one in scored])
     if request.level == "sentence":
-        result.sentence = sentence_level(dataset, scored, configs, request.ties)
+        result.sentence = sentence_level(dataset, scored, configs, request.ties,
+                                         request.resamples, request.seed)
         return result
     result.humans = human_scores(dataset, configs, request.human)
     for one in scored:
@@ -382,14 +388,21 @@ def comparisons(dataset: Dataset, scored: Sequence[Scored], configs: Sequence[st
 
 
 def sentence_level(dataset: Dataset, scored: Sequence[Scored], configs: Sequence[str],
-                   ties: str) -> list[SentenceAgreement]:
+                   ties: str, resamples: int = 0, seed: int = DEFAULT_SEED
+                   ) -> list[SentenceAgreement]:
     """Pairwise agreement of every metric's sentence scores with every judgment file, on
-    every system set."""
+    every system set; with ``resamples``, 95 % intervals from bootstrap resamples of each
+    file's ranking items (the same resamples, from ``seed``, for every metric and set)."""
+    import numpy as np
+
     from gecformats.metaeval.judgments import read_judgments
-    from gecformats.metaeval.sentence import agreement, pairwise_counts
+    from gecformats.metaeval.sentence import PairCounts, agreement, item_counts
+    from gecformats.metrics.resampling import bootstrap_weights
 
     index = src_index(dataset)
     judged = {name: list(read_judgments(path)) for name, path in dataset.judgments.items()}
+    weights = {name: bootstrap_weights(len(items), resamples, seed)
+               for name, items in judged.items()} if resamples else {}
     out = []
     for one in scored:
         per_system = {s: one.sentence_scores(s) for s in dataset.systems}
@@ -398,13 +411,27 @@ def sentence_level(dataset: Dataset, scored: Sequence[Scored], configs: Sequence
             chosen = {s: per_system[s] for s in systems}
             for name, items in judged.items():
                 try:
-                    counts = pairwise_counts(items, chosen, systems, index)
+                    per_item = np.array(list(item_counts(items, chosen, systems, index)),
+                                        dtype=np.int64).reshape(-1, 4)
                 except ValueError as exc:  # a src-id past the scored sentences
                     raise GecFormatError(str(exc), dataset.judgments[name]) from None
+                c, d, t_first, t_second = (int(v) for v in per_item.sum(axis=0))
+                counts = PairCounts(c + d + t_first + t_second, c, d, t_first, t_second)
                 every = {t: agreement(counts, t) for t in TIES}
-                out.append(SentenceAgreement(one.name, config, name, counts, ties, *every[ties],
-                                             every))
+                row = SentenceAgreement(one.name, config, name, counts, ties, *every[ties],
+                                        every)
+                if name in weights:
+                    row.intervals = _item_intervals(per_item, weights[name], ties)
+                out.append(row)
     return out
+
+
+def _item_intervals(per_item: Any, weights: Any, ties: str) -> dict[str, tuple[float, float]]:
+    from gecformats.metaeval.sentence import resampled_agreement
+    from gecformats.metaeval.system import finite_interval
+
+    acc, tau = resampled_agreement(per_item, weights, ties)
+    return {"accuracy": finite_interval(acc), "tau": finite_interval(tau)}
 
 
 def src_index(dataset: Dataset) -> Callable[[int], int]:
