@@ -139,3 +139,18 @@ def test_a_bad_subset_gold_names_the_gold_and_its_line(seeda: Path) -> None:
     gold.write_text("\n".join(lines[:9] + lines[10:]) + "\n")
     code, _, err = _run("--dataset", "seeda", "--data", str(seeda), "--ci", "0")
     assert code == 1 and "PIE.txt" in err and f"{gold} (its sentences at the subset ids)" in err
+
+
+def test_a_src_id_that_is_no_sentence_names_its_file_and_line(seeda: Path) -> None:
+    """Found by the fuzz target: the message named the other judgment file and no line; and
+    with --full, SEEDA's src-id 0 (1-based ids) read the last sentence's scores."""
+    path = seeda / "data" / "judgments_sent.xml"
+    text = path.read_text()
+    path.write_text(text.replace('src-id="5"', 'src-id="4"'))  # 0-based 3: not in the subset
+    code, _, err = _run("--dataset", "seeda", "--data", str(seeda), "--level", "sentence")
+    assert code == 1 and err == (f"gecformats: {path}:9: src-id 4 is not a sentence of the "
+                                 "subset (3 sentences)\n")
+    path.write_text(text.replace('src-id="5"', 'src-id="0"'))
+    code, _, err = _run("--dataset", "seeda", "--data", str(seeda), "--level", "sentence",
+                        "--full")
+    assert code == 1 and err.startswith(f"gecformats: {path}:9: src-id 0 is below 1")

@@ -413,6 +413,11 @@ def sentence_level(dataset: Dataset, scored: Sequence[Scored], configs: Sequence
                 try:
                     per_item = np.array(list(item_counts(items, chosen, systems, index)),
                                         dtype=np.int64).reshape(-1, 4)
+                except GecFormatError as exc:  # a src-id that is no sentence scored
+                    if exc.file is not None:
+                        raise
+                    raise GecFormatError(exc.message, dataset.judgments[name], exc.line,
+                                         exc.kind) from None
                 except ValueError as exc:  # a src-id past the scored sentences
                     raise GecFormatError(str(exc), dataset.judgments[name]) from None
                 c, d, t_first, t_second = (int(v) for v in per_item.sum(axis=0))
@@ -436,14 +441,21 @@ def _item_intervals(per_item: Any, weights: Any, ties: str) -> dict[str, tuple[f
 
 def src_index(dataset: Dataset) -> Callable[[int], int]:
     """The map from a judgment's ``src-id`` to a line of the dataset's outputs: SEEDA's is
-    1-based (on the subset: its position in ``subset_ids``), GJG15's 0-based."""
+    1-based (on the subset: its position in ``subset_ids``), GJG15's 0-based.  It raises
+    :class:`GecFormatError` without a file (the caller knows which judgment file) for a
+    ``src-id`` that is no sentence: not in the subset, or below the base (SEEDA's 0)."""
     if dataset.lines is not None:
         from gecformats.metaeval.judgments import subset_index
 
-        return subset_index(dataset.lines, one_based=dataset.src_base == 1,
-                            name=next(iter(dataset.judgments.values()), None))
+        return subset_index(dataset.lines, one_based=dataset.src_base == 1)
     base = dataset.src_base
-    return lambda src_id: src_id - base
+
+    def index(src_id: int) -> int:
+        if src_id < base:
+            raise GecFormatError(f"src-id {src_id} is below {base}, the first sentence's")
+        return src_id - base
+
+    return index
 
 
 def human_points(result: MetaEvalResult, metric: str, config: str, human: str

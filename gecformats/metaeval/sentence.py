@@ -34,6 +34,7 @@ from itertools import combinations
 
 import numpy as np
 
+from gecformats.errors import GecFormatError
 from gecformats.metaeval.judgments import RankingItem
 
 TIE_CONVENTIONS = ("loss", "skip", "neutral")
@@ -84,7 +85,8 @@ def pairwise_counts(items: Iterable[RankingItem], scores: Mapping[str, Sequence[
     Raises:
         ValueError: a system of ``order`` has no scores or is named twice, or an item's
             sentence is beyond a system's score list (the message names the item's line).
-        GecFormatError: whatever ``index`` raises for an unknown ``src_id``.
+        GecFormatError: whatever ``index`` raises for an unknown ``src_id`` (given the
+            item's line when it has no file and line of its own).
     """
     concordant = discordant = ties_first = ties_second = 0
     for c, d, t_first, t_second in item_counts(items, scores, order, index):
@@ -115,7 +117,12 @@ def item_counts(items: Iterable[RankingItem], scores: Mapping[str, Sequence[floa
         if len(ranked) < 2:
             yield 0, 0, 0, 0
             continue
-        line = index(item.src_id)
+        try:
+            line = index(item.src_id)
+        except GecFormatError as exc:  # located here: the item's line
+            if exc.file is not None or exc.line is not None:
+                raise
+            raise GecFormatError(exc.message, None, item.line, exc.kind) from None
         try:
             values = {k: columns[k][line] for k, _ in ranked}
         except IndexError:
