@@ -375,6 +375,14 @@ TARGETS = [
     Target("seeda-edits", "seeda", [["validate", "{in}", "--from", "seeda-edits"], ["stats", "{in}", "--from", "seeda-edits"], ["convert", "{in}", "{out}.m2", "--from", "seeda-edits"], ["convert", "{in}", "{out}", "--from", "seeda-edits", "--to", "seeda-edits"]]),
     Target("metaeval-judgments", "metaeval/judgments.xml", [
         ["judgments", "{in}"], ["judgments", "{in}", "--systems-split", "|"]], ".xml"),
+    Target("meta-eval", "metaeval/seeda-tiny", [
+        ["meta-eval", "--dataset", "seeda", "--data", "{in}", "--gold", "{in}/gold.m2", "--quiet",
+         "--metric", "m2", "--metric", "sentm2", "--ci", "5", "--format", "tsv"],
+        ["meta-eval", "--dataset", "seeda", "--data", "{in}", "--gold", "{in}/gold.m2", "--quiet",
+         "--level", "sentence", "--metric", "m2", "--metric", "length", "--metric-ties", "skip"],
+        ["meta-eval", "--dataset", "seeda", "--data", "{in}", "--gold", "{in}/gold.m2", "--quiet",
+         "--human", "judgments", "--metric", "length", "--metric", "m2", "--ci", "3",
+         "--compare", "--window", "3", "--format", "json"]]),
     Target("c4edits", "c4edits", [
         ["convert", "{in}/edits.tsv", "{out}.tsv", "--from", "c4edits", "--text", "{in}/sentences.tsv"],
         ["convert", "{in}/edits.tsv", "{out}.m2", "--from", "c4edits", "--text", "{in}/sentences.tsv"]]),

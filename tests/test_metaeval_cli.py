@@ -124,3 +124,33 @@ def test_plot_writes_svg(seeda: Path, tmp_path: Path) -> None:
     code, _, _ = _run("--dataset", "seeda", "--data", str(seeda), "--ci", "0", "--metric",
                       "m2", "--metric", "length", "--plot", str(target))
     assert code == 0 and (tmp_path / "plot-length.svg").exists()
+
+
+def test_a_bad_subset_gold_names_the_gold_and_its_line(seeda: Path) -> None:
+    """The subset's gold is a temporary file: its errors name the user's gold and line."""
+    gold = seeda.parent / "conll14" / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
+    lines = gold.read_text().splitlines()
+    assert lines[8] == "S She like apples ."  # sentence 2 (in the subset), line 9
+    lines.insert(9, "A 1 x|||SVA|||likes|||REQUIRED|||-NONE-|||0")
+    gold.write_text("\n".join(lines) + "\n")
+    code, _, err = _run("--dataset", "seeda", "--data", str(seeda), "--ci", "0")
+    assert code == 1 and err.startswith(f"gecformats: {gold}:10: ") and "gecformats-metaeval-" not in err
+    (seeda / "outputs" / "subset" / "PIE.txt").write_text("one line\n")
+    gold.write_text("\n".join(lines[:9] + lines[10:]) + "\n")
+    code, _, err = _run("--dataset", "seeda", "--data", str(seeda), "--ci", "0")
+    assert code == 1 and "PIE.txt" in err and f"{gold} (its sentences at the subset ids)" in err
+
+
+def test_a_src_id_that_is_no_sentence_names_its_file_and_line(seeda: Path) -> None:
+    """Found by the fuzz target: the message named the other judgment file and no line; and
+    with --full, SEEDA's src-id 0 (1-based ids) read the last sentence's scores."""
+    path = seeda / "data" / "judgments_sent.xml"
+    text = path.read_text()
+    path.write_text(text.replace('src-id="5"', 'src-id="4"'))  # 0-based 3: not in the subset
+    code, _, err = _run("--dataset", "seeda", "--data", str(seeda), "--level", "sentence")
+    assert code == 1 and err == (f"gecformats: {path}:9: src-id 4 is not a sentence of the "
+                                 "subset (3 sentences)\n")
+    path.write_text(text.replace('src-id="5"', 'src-id="0"'))
+    code, _, err = _run("--dataset", "seeda", "--data", str(seeda), "--level", "sentence",
+                        "--full")
+    assert code == 1 and err.startswith(f"gecformats: {path}:9: src-id 0 is below 1")

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from gecformats.cli import app, progress_bar, user_errors
+from gecformats.cli.options import SpacyModelOpt
+from gecformats.cli.score import ExtractorOpt
 from gecformats.errors import UsageError
 
 if TYPE_CHECKING:
@@ -31,6 +33,11 @@ class Ties(str, Enum):
     loss = "loss"
     skip = "skip"
     neutral = "neutral"
+
+
+class HumanSource(str, Enum):
+    published = "published"
+    judgments = "judgments"
 
 
 class MetaFormat(str, Enum):
@@ -67,9 +74,9 @@ ConfigOpt = Annotated[Optional[list[str]], typer.Option(
     "--config", metavar="NAME", help="Only this system set (repeat for more); seeda: base, "
     "+INPUT, +fluency, all; gjg15: all; napoles2015: all, -INPUT.")]
 CiOpt = Annotated[int, typer.Option(
-    "--ci", metavar="N", help="System level: bootstrap resamples of the sentences for the 95% "
-    "intervals (every system rescored by the metric on each, the same resamples for every "
-    "metric; 0: no intervals).")]
+    "--ci", metavar="N", help="Bootstrap resamples for the 95% intervals (0: none); the same "
+    "resamples for every metric. System level: of the sentences, every system rescored by "
+    "the metric on each; sentence level: of the ranking items.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="The resamples' seed.")]
 TiesOpt = Annotated[Ties, typer.Option(
     "--metric-ties", help="Sentence level, a metric tie: loss (SEEDA's and gec-metrics' "
@@ -86,6 +93,10 @@ FormatOpt = Annotated[MetaFormat, typer.Option(
 PlotOpt = Annotated[Optional[str], typer.Option(
     "--plot", metavar="FILE.svg", help="Also draw metric against human scores (first "
     "config and human score; one file per metric, FILE-METRIC.svg with several).")]
+HumanOpt = Annotated[HumanSource, typer.Option(
+    "--human", help="System level, the human scores: published (SEEDA's scores/human files, "
+    "GJG15's Table 3) or judgments (Expected Wins and TrueSkill computed from the judgment "
+    "XML on each system set's own systems; TrueSkill needs the metaeval extra).")]
 JobsOpt = Annotated[int, typer.Option(
     "--jobs", metavar="N", help="Local processes for the per-sentence scoring.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
@@ -98,7 +109,8 @@ def metaeval(
     config: ConfigOpt = None, ci: CiOpt = 1000, seed: SeedOpt = 12345,
     metric_ties: TiesOpt = Ties.loss, compare: CompareOpt = False, window: WindowOpt = None,
     output_format: FormatOpt = MetaFormat.text, plot: PlotOpt = None, jobs: JobsOpt = 1,
-    quiet: QuietOpt = False,
+    quiet: QuietOpt = False, human: HumanOpt = HumanSource.published,
+    extractor: ExtractorOpt = None, spacy_model: SpacyModelOpt = None,
 ) -> None:
     """Meta-evaluate metrics: how well their scores of the systems of SEEDA, GJG15 or
     Napoles et al. (2015) agree with the human judgments.
@@ -115,7 +127,8 @@ def metaeval(
 
     request = MetaEvalRequest(
         dataset.value, data, metric or ["m2"], level.value, gold, outputs, full, config,
-        ci, seed, metric_ties.value, compare, window, jobs)
+        ci, seed, metric_ties.value, compare, window, jobs, human.value, extractor,
+        spacy_model)
     with user_errors():
         if plot is not None and not plot.endswith(".svg"):
             raise UsageError(f"--plot {plot}: write an .svg file")
@@ -126,6 +139,8 @@ def metaeval(
         total = count_sentences(loaded) * len(loaded.systems) * len(request.metrics)
         with progress_bar(total, enabled=not quiet, label="scoring") as progress:
             result = run_meta_eval(request, progress, loaded)
+        for warning in result.warnings:
+            typer.echo(f"gecformats: warning: {warning}", err=True)
         typer.echo(render(result, output_format.value), nl=False)
         if plot is not None:
             _plot(result, plot)

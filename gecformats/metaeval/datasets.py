@@ -102,6 +102,8 @@ class Dataset:
         src_base: what a judgment's ``src-id`` counts from: 1 (SEEDA) or 0 (GJG15); the
             line of the outputs is ``src_id - src_base``, or its position in :attr:`lines`.
         notes: what a reader of the results should know about this dataset.
+        human_sources: human score name → (judgment name, ``EW`` or ``TS``): how
+            ``--human judgments`` computes it from :attr:`judgments`.
     """
 
     name: str
@@ -114,6 +116,7 @@ class Dataset:
     judgments: dict[str, str] = field(default_factory=dict)
     src_base: int = 0
     notes: list[str] = field(default_factory=list)
+    human_sources: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 def default_gold(data: str) -> str:
@@ -178,8 +181,9 @@ def _seeda(data: str, gold: str, full: bool) -> Dataset:
     notes = ["outputs/subset/LM-Critic.txt was a copy of PIE.txt until SEEDA commit 082e663 "
              "(2024-12-14); SEEDA's published M2/GLEU correlations reproduce only with that "
              "old file"]
+    sources = {h: (f"SEEDA-{h[3].upper()}", h[:2]) for h in SEEDA_HUMANS}
     return Dataset("seeda", SEEDA_SYSTEMS, outputs, gold, None if full else subset, configs,
-                   humans, judgments, 1, notes)
+                   humans, judgments, 1, notes, sources)
 
 
 def _gjg15(data: str, gold: str, folder: str) -> Dataset:
@@ -192,7 +196,7 @@ def _gjg15(data: str, gold: str, folder: str) -> Dataset:
                    humans, {"GJG15": os.path.join(data, "judgments.xml")},
                    0,
                    ["human scores: the paper's Table 3(b)/(c) (as gec-metrics), not the "
-                    "nusnlp/gecmetrics copy"])
+                    "nusnlp/gecmetrics copy"], {"EW": ("GJG15", "EW"), "TS": ("GJG15", "TS")})
 
 
 def _napoles(data: str, gold: str, folder: str) -> Dataset:
@@ -277,31 +281,49 @@ def subset_gold(gold: str, lines: tuple[int, ...] | None) -> Iterator[str]:
     """The gold to score against: ``gold`` itself, or (``lines`` given) a temporary M2 file
     of its blocks at those 0-based sentence numbers, in that order, removed afterwards.
 
+    An error about the temporary file raised inside the ``with`` block names ``gold`` and
+    the line of ``gold`` it comes from instead (the temporary file is gone by the time a
+    user reads the message).
+
     Raises:
         GecFormatError: a line number past the gold's last sentence.
     """
     if lines is None:
         yield gold
         return
-    blocks: list[str] = []
-    current: list[str] = []
-    for _, text in numbered_lines(gold):
+    blocks: list[list[tuple[int, str]]] = []
+    current: list[tuple[int, str]] = []
+    for number, text in numbered_lines(gold):
         if text.strip():
-            current.append(text.rstrip("\r\n"))
+            current.append((number, text.rstrip("\r\n")))
         elif current:
-            blocks.append("\n".join(current))
+            blocks.append(current)
             current = []
     if current:
-        blocks.append("\n".join(current))
+        blocks.append(current)
     bad = [k for k in lines if not 0 <= k < len(blocks)]
     if bad:
         raise GecFormatError(f"subset sentence {bad[0]} is past the gold's {len(blocks)} "
                              "sentences", gold)
+    origin: list[int | None] = [None]  # temporary line (1-based) -> gold line
+    for k in lines:
+        origin += [number for number, _ in blocks[k]] + [None]
     with tempfile.TemporaryDirectory(prefix="gecformats-metaeval-") as folder:
         path = os.path.join(folder, "subset.m2")
         with open(path, "w", encoding="utf-8") as out:
-            out.write("\n\n".join(blocks[k] for k in lines) + "\n\n")
-        yield path
+            out.write("\n\n".join("\n".join(t for _, t in blocks[k]) for k in lines) + "\n\n")
+        try:
+            yield path
+        except GecFormatError as exc:
+            if exc.file != path and path not in exc.message:
+                raise
+            where = f"{gold} (its sentences at the subset ids)"
+            line = exc.line
+            if exc.file == path:
+                line = origin[line] if line is not None and 0 < line < len(origin) else None
+            raise GecFormatError(exc.message.replace(path, where),
+                                 gold if exc.file == path else exc.file, line,
+                                 exc.kind) from None
 
 
 def kept(dataset: Dataset, config: str) -> tuple[str, ...]:

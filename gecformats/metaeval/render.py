@@ -5,7 +5,9 @@ with the columns :data:`SYSTEM_COLUMNS` (``metric``, ``config``, ``human``, ``pe
 ``spearman``, their interval bounds, then ``n`` and Kendall's τ); one row per (metric,
 system set, judgment file) at the sentence level (:data:`SENTENCE_COLUMNS`).  Numbers are
 written in full (Python's shortest round-trip form), an interval bound is empty without
-resamples, and an undefined correlation is ``nan``.
+resamples, and an undefined correlation is ``nan``.  Where the human system scores come from
+(``--human published|judgments``) is in every output: the TSV's ``human_source`` column, the
+JSON's ``human_source``, a line of the text, a comment after the LaTeX table.
 """
 
 from __future__ import annotations
@@ -18,13 +20,16 @@ from gecformats.metaeval.run import MetaEvalResult
 
 SYSTEM_COLUMNS = ("metric", "config", "human", "pearson", "pearson_low", "pearson_high",
                   "spearman", "spearman_low", "spearman_high", "n", "kendall", "kendall_low",
-                  "kendall_high")
-"""The system-level TSV header."""
+                  "kendall_high", "human_source")
+"""The system-level TSV header (``human_source``: ``published`` or ``judgments``, the
+``--human`` choice)."""
 SENTENCE_COLUMNS = ("metric", "config", "judgments", "ties", "accuracy", "tau", "pairs",
                     "concordant", "discordant", "ties_human_prefers_first",
                     "ties_human_prefers_second", "acc_tie_loss", "tau_tie_loss",
-                    "acc_tie_skip", "tau_tie_skip", "acc_tie_neutral", "tau_tie_neutral")
-"""The sentence-level TSV header."""
+                    "acc_tie_skip", "tau_tie_skip", "acc_tie_neutral", "tau_tie_neutral",
+                    "accuracy_low", "accuracy_high", "tau_low", "tau_high")
+"""The sentence-level TSV header (the interval bounds, of ``accuracy`` and ``tau`` under
+``ties``, empty without resamples)."""
 FORMATS = ("text", "json", "tsv", "latex")
 
 
@@ -42,13 +47,14 @@ def render(result: MetaEvalResult, output_format: str = "text") -> str:
 def to_json(result: MetaEvalResult) -> dict[str, Any]:
     """The JSON object: the dataset, level, sentences, resamples and seed, per metric its
     signature and system scores, then ``system`` (correlations), ``comparisons``,
-    ``windows`` and ``sentence`` (agreements), and ``notes``."""
+    ``windows`` and ``sentence`` (agreements), ``notes`` and ``warnings``."""
     request = result.request
     return {
         "dataset": result.dataset.name, "level": request.level,
         "subset": result.dataset.lines is not None, "sentences": result.sentences,
-        "resamples": request.resamples if request.level == "system" else 0,
+        "resamples": request.resamples,
         "seed": request.seed,
+        "human_source": request.human if request.level == "system" else None,
         "metrics": [{"metric": s.name, "signature": s.signature, "scores": s.scores}
                     for s in result.scored],
         "system": [row.to_dict() for row in result.system],
@@ -56,6 +62,7 @@ def to_json(result: MetaEvalResult) -> dict[str, Any]:
         "windows": [w.to_dict() for w in result.windows],
         "sentence": [row.to_dict() for row in result.sentence],
         "notes": result.dataset.notes,
+        "warnings": result.warnings,
     }
 
 
@@ -69,7 +76,8 @@ def tsv(result: MetaEvalResult) -> str:
         lines = ["\t".join(SENTENCE_COLUMNS)]
         for row in result.sentence:
             d = row.to_dict()
-            lines.append("\t".join(_number(d[c]) if isinstance(d[c], float) else str(d[c])
+            lines.append("\t".join("" if d[c] is None else _number(d[c])
+                                   if isinstance(d[c], float) else str(d[c])
                                    for c in SENTENCE_COLUMNS))
         return "\n".join(lines) + "\n"
     lines = ["\t".join(SYSTEM_COLUMNS)]
@@ -81,8 +89,13 @@ def tsv(result: MetaEvalResult) -> str:
             fields.append(_number(row.values[name]))
             bounds = row.intervals[name] if row.intervals is not None else None
             fields += [_number(b) for b in bounds] if bounds is not None else ["", ""]
+        fields.append(result.request.human)
         lines.append("\t".join(fields))
     return "\n".join(lines) + "\n"
+
+
+def _span(bounds: tuple[float, float]) -> str:
+    return "[" + ", ".join(f"{b:.3f}" if math.isfinite(b) else "n/a" for b in bounds) + "]"
 
 
 def _cell(value: float, bounds: tuple[float, float] | None) -> str:
@@ -102,7 +115,9 @@ def text(result: MetaEvalResult) -> str:
              f"{result.sentences} sentences ({what})"]
     if request.level == "sentence":
         other = "skip" if request.ties == "loss" else "loss"
-        lines.append(f"sentence level, metric ties: {request.ties} (and {other} beside it)")
+        ci = (f"; 95% intervals over {request.resamples} bootstrap resamples of the ranking "
+              "items" if request.resamples else "")
+        lines.append(f"sentence level, metric ties: {request.ties} (and {other} beside it){ci}")
         lines.append(f"{'metric':<12}{'config':<10}{'judgments':<10}{'acc':>7}{'tau':>8}"
                      f"{other + ' acc':>10}{'tau':>8}{'pairs':>8}{'C':>7}{'D':>7}{'T':>6}")
         for row in result.sentence:
@@ -111,10 +126,13 @@ def text(result: MetaEvalResult) -> str:
             lines.append(f"{row.metric:<12}{row.config:<10}{row.judgments:<10}"
                          f"{row.accuracy:>7.4f}{row.tau:>8.4f}{acc:>10.4f}{tau:>8.4f}"
                          f"{c.n:>8}{c.concordant:>7}{c.discordant:>7}"
-                         f"{c.ties_first + c.ties_second:>6}")
+                         f"{c.ties_first + c.ties_second:>6}"
+                         + (f"  acc {_span(row.intervals['accuracy'])} tau "
+                            f"{_span(row.intervals['tau'])}" if row.intervals else ""))
     else:
         ci = f", 95% bootstrap intervals over {request.resamples} resamples of the sentences"
         lines.append("system level: Pearson r, Spearman rho" + (ci if request.resamples else ""))
+        lines.append(HUMAN_LINES[request.human])
         lines.append(f"{'metric':<12}{'config':<10}{'human':<9}{'n':>3}  {'r':<22}{'rho':<22}")
         for row in result.system:
             iv = row.intervals
@@ -142,6 +160,14 @@ def text(result: MetaEvalResult) -> str:
     lines += ["", *(f"{s.name}: {s.signature}" for s in result.scored)]
     lines += [f"note: {n}" for n in result.dataset.notes]
     return "\n".join(lines) + "\n"
+
+
+HUMAN_LINES = {
+    "published": "human scores: published (--human published)",
+    "judgments": "human scores: computed from the judgments on each system set's systems "
+                 "(--human judgments: Expected Wins; TrueSkill with every comparison once, in "
+                 "file order, gec-metrics' parameters)"}
+"""The text output's line saying where the human system scores come from."""
 
 
 def latex(result: MetaEvalResult) -> str:
@@ -173,7 +199,8 @@ def latex(result: MetaEvalResult) -> str:
             _tex(_cell(row.values[c], iv and iv[c])) for c in ("pearson", "spearman"))
     for (metric, config), values in by_row.items():
         lines.append(f"{_tex(metric)} & {_tex(config)} & {' & '.join(values)} \\\\")
-    return "\n".join([*lines, "\\bottomrule", "\\end{tabular}"]) + "\n"
+    return "\n".join([*lines, "\\bottomrule", "\\end{tabular}",
+                      f"% {HUMAN_LINES[request.human]}"]) + "\n"
 
 
 def _tex(value: str) -> str:

@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gecformats.errors import GecFormatError, UsageError
-from gecformats.metaeval.datasets import (METRIC_OPTIONS, Dataset, human_values, kept, load,
-                                          subset_gold)
+from gecformats.metaeval.datasets import METRIC_OPTIONS, Dataset, kept, load, subset_gold
 from gecformats.metaeval.system import (Comparison, SystemCorrelation, Window, compare,
                                         correlate_system, windows)
 from gecformats.metrics.base import Metric
@@ -33,6 +32,12 @@ TIES = ("loss", "skip", "neutral")
 """Sentence level, a metric tie: ``loss`` (SEEDA's and gec-metrics' convention: the
 alphabetically earlier system loses, so a tie agrees when the human preferred the later
 one), ``skip`` (the pair is left out), ``neutral`` (counted, agreeing with nobody)."""
+HUMAN_SOURCES = ("published", "judgments")
+"""Where the human system scores come from: ``published`` (SEEDA's ``scores/human`` files,
+GJG15's Table 3, Napoles et al.'s Table 2) or ``judgments`` (computed here from the
+judgment files, for each system set on its own systems: Expected Wins by
+:func:`~gecformats.metaeval.human.expected_wins`, TrueSkill by
+:func:`~gecformats.metaeval.human.trueskill_scores`)."""
 EXTRA_METRICS = ("length",)
 """Metrics of the meta-evaluation only (besides every ``gecformats score`` metric)."""
 
@@ -52,6 +57,10 @@ class MetaEvalRequest:
         compare: also compare every pair of metrics (system level).
         window: the window analysis' size (``None``: none).
         jobs: local processes for the per-sentence scoring (1: this process).
+        human: where the human system scores come from (:data:`HUMAN_SOURCES`).
+        extractor, spacy_model: how the metrics that extract edits from text (errant,
+            senterrant) do it, as ``gecformats score --extractor``/``--spacy-model``
+            (``None``: the metric's default, ``lcs``).
     """
 
     dataset: str
@@ -68,6 +77,9 @@ class MetaEvalRequest:
     compare: bool = False
     window: int | None = None
     jobs: int = 1
+    human: str = "published"
+    extractor: str | None = None
+    spacy_model: str | None = None
 
     def check(self) -> None:
         """Refuse what cannot be run.
@@ -80,6 +92,9 @@ class MetaEvalRequest:
             raise UsageError(f"unknown level {self.level!r} (known: {', '.join(LEVELS)})")
         if self.ties not in TIES:
             raise UsageError(f"unknown tie convention {self.ties!r} (known: {', '.join(TIES)})")
+        if self.human not in HUMAN_SOURCES:
+            raise UsageError(f"unknown human score source {self.human!r} (known: "
+                             f"{', '.join(HUMAN_SOURCES)})")
         if self.resamples < 0 or self.seed < 0 or self.jobs < 1:
             raise UsageError("--ci and --seed take 0 or more, --jobs 1 or more")
         if self.window is not None and self.window < 2:
@@ -120,7 +135,8 @@ class SentenceAgreement:
     """Sentence level, one metric × system set × judgment file: the pair counts (a
     :class:`gecformats.metaeval.sentence.PairCounts`), the accuracy and Kendall's τ
     under ``ties``, and under every convention of :data:`TIES` (``conventions``: name →
-    (accuracy, τ))."""
+    (accuracy, τ)); ``intervals``: ``accuracy``/``tau`` → the 95 % bootstrap interval
+    under ``ties`` (resampling the ranking items), or ``None`` without resamples."""
 
     metric: str
     config: str
@@ -130,22 +146,28 @@ class SentenceAgreement:
     accuracy: float
     tau: float
     conventions: dict[str, tuple[float, float]] = field(default_factory=dict)
+    intervals: dict[str, tuple[float, float]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
+        """A JSON-ready dict (interval bounds ``None`` without resamples)."""
         c = self.counts
+        iv = self.intervals or {}
+        bounds = {f"{k}_{side}": (iv[k][b] if k in iv else None)
+                  for k in ("accuracy", "tau") for b, side in enumerate(("low", "high"))}
         return {"metric": self.metric, "config": self.config, "judgments": self.judgments,
                 "ties": self.ties, "accuracy": self.accuracy, "tau": self.tau,
                 "pairs": c.n, "concordant": c.concordant, "discordant": c.discordant,
                 "ties_human_prefers_first": c.ties_first,
                 "ties_human_prefers_second": c.ties_second,
                 **{f"{k}_tie_{name}": v for name, (acc, tau) in self.conventions.items()
-                   for k, v in (("acc", acc), ("tau", tau))}}
+                   for k, v in (("acc", acc), ("tau", tau))}, **bounds}
 
 
 @dataclass
 class MetaEvalResult:
-    """Everything a meta-evaluation gives (what the outputs render)."""
+    """Everything a meta-evaluation gives (what the outputs render); ``humans``: system set
+    → human score name → system → score (the published scores, or those computed from the
+    judgments on that set's systems)."""
 
     request: MetaEvalRequest
     dataset: Dataset
@@ -156,30 +178,58 @@ class MetaEvalResult:
     comparisons: list[Comparison] = field(default_factory=list)
     windows: list[Window] = field(default_factory=list)
     sentence: list[SentenceAgreement] = field(default_factory=list)
+    humans: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
 
-def build(names: Sequence[str]) -> list[Metric]:
+def build(names: Sequence[str], extractor: str | None = None,
+          spacy_model: str | None = None) -> list[Metric]:
     """The metrics ``names``: ``length`` (:class:`~gecformats.metaeval.length.LengthMetric`)
     and every ``gecformats score`` metric, with the options of
-    :data:`~gecformats.metaeval.datasets.METRIC_OPTIONS` (GLEU: ``absent="first"``).
+    :data:`~gecformats.metaeval.datasets.METRIC_OPTIONS` (GLEU: ``absent="first"``) and,
+    for the metrics that take them, ``extractor`` and ``spacy_model`` (``--extractor``,
+    ``--spacy-model`` of ``gecformats score``; ``None``: not given).
 
     Raises:
-        UsageError: an unknown metric.
+        UsageError: an unknown metric, an extractor option that no metric named takes
+            (naming those that would), a value a metric refuses.
     """
     from gecformats.metaeval.length import LengthMetric
-    from gecformats.metrics.request import METRICS, build_metrics
+    from gecformats.metrics.request import METRICS, build_metrics, metric_class, takers
 
+    extraction = {k: v for k, v in (("extractor", extractor), ("spacy-model", spacy_model))
+                  if v is not None}
+    for name in names:
+        if name not in METRICS and name not in EXTRA_METRICS:
+            known = ", ".join([*METRICS, *EXTRA_METRICS])
+            raise UsageError(f"unknown metric {name!r} (known: {known})")
+    for option in extraction:
+        if not any(option in metric_class(n).options for n in names if n in METRICS):
+            wanted = " or ".join(f"--metric {n}" for n in takers(option))
+            raise UsageError(f"--{option} goes with {wanted}")
     out: list[Metric] = []
     for name in names:
         if name == "length":
             out.append(LengthMetric())
-        elif name in METRICS:
-            options = METRIC_OPTIONS.get(name, {})
-            out += build_metrics([name], dict(options), set(options))
-        else:
-            known = ", ".join([*METRICS, *EXTRA_METRICS])
-            raise UsageError(f"unknown metric {name!r} (known: {known})")
+            continue
+        taken = metric_class(name).options
+        options = {**METRIC_OPTIONS.get(name, {}),
+                   **{k: v for k, v in extraction.items() if k in taken}}
+        out += build_metrics([name], dict(options), set(options))
     return out
+
+
+def extraction_warnings(names: Sequence[str], metrics: Sequence[Metric]) -> list[str]:
+    """One warning for every metric among ``metrics`` that extracts the outputs' edits with
+    gecformats' ``lcs`` aligner (errant, senterrant without ``--extractor``): its numbers are
+    not ERRANT's, and the warning names the option that makes them so."""
+    from gecformats.metrics.errant import extraction_warning
+
+    lcs = [n for n, m in zip(names, metrics) if getattr(m, "extractor", None) == "lcs"]
+    if not lcs:
+        return []
+    which = ", ".join(f"--metric {n}" for n in lcs)
+    return [extraction_warning(f"{which} on the system outputs")]
 
 
 def count_sentences(dataset: Dataset) -> int:
@@ -192,7 +242,8 @@ def count_sentences(dataset: Dataset) -> int:
 
 def score(dataset: Dataset, names: Sequence[str], *, resamples: int = 0,
           seed: int = DEFAULT_SEED, progress: Callable[[int], None] | None = None,
-          jobs: int = 1) -> tuple[int, list[Scored]]:
+          jobs: int = 1, extractor: str | None = None, spacy_model: str | None = None
+          ) -> tuple[int, list[Scored]]:
     """Score every system of ``dataset`` with every metric, once (``jobs`` processes for
     the per-sentence step), and resample (``resamples`` bootstrap resamples; 0: none).
 
@@ -205,7 +256,7 @@ def score(dataset: Dataset, names: Sequence[str], *, resamples: int = 0,
     """
     from gecformats.metrics.pipeline import evaluate
 
-    metrics = build(names)
+    metrics = build(names, extractor, spacy_model)
     with subset_gold(dataset.gold, dataset.lines) as gold:
         run = evaluate([dataset.outputs[s] for s in dataset.systems], gold, metrics,
                        progress=progress, jobs=jobs)
@@ -254,29 +305,73 @@ def run_meta_eval(request: MetaEvalRequest, progress: Callable[[int], None] | No
                          "here (use seeda or gjg15)")
     resamples = request.resamples if request.level == "system" else 0
     sentences, scored = score(dataset, request.metrics, resamples=resamples, seed=request.seed,
-                              progress=progress, jobs=request.jobs)
+                              progress=progress, jobs=request.jobs,
+                              extractor=request.extractor, spacy_model=request.spacy_model)
     result = MetaEvalResult(request, dataset, sentences, scored, configs)
+    result.warnings = extraction_warnings(request.metrics, [one.metric for one in scored])
     if request.level == "sentence":
-        result.sentence = sentence_level(dataset, scored, configs, request.ties)
+        result.sentence = sentence_level(dataset, scored, configs, request.ties,
+                                         request.resamples, request.seed)
         return result
+    result.humans = human_scores(dataset, configs, request.human)
     for one in scored:
         for config in configs:
             systems = kept(dataset, config)
-            for human, values in dataset.humans.items():
+            for human, values in result.humans[config].items():
                 result.system.append(correlate_system(one.name, config, human, systems,
                                                       one.scores, values, one.boot))
                 if request.window is not None and request.window <= len(systems):
                     result.windows += windows(one.name, config, human, systems, one.scores,
                                               values, request.window)
     if request.compare:
-        result.comparisons = comparisons(dataset, scored, configs)
+        result.comparisons = comparisons(dataset, scored, configs, result.humans)
     return result
 
 
-def comparisons(dataset: Dataset, scored: Sequence[Scored], configs: Sequence[str]
+def human_scores(dataset: Dataset, configs: Sequence[str], source: str = "published"
+                 ) -> dict[str, dict[str, dict[str, float]]]:
+    """The human system scores of each system set: ``published`` (the dataset's, the same
+    for every set) or ``judgments`` (Expected Wins and TrueSkill computed from the judgment
+    files on the set's own systems, as :data:`Dataset.human_sources` says; each file read
+    once).
+
+    Returns:
+        system set → human score name → system → score.
+
+    Raises:
+        UsageError: ``judgments`` for a dataset whose judgments are not read here
+            (napoles2015), or TrueSkill without the ``trueskill`` package.
+        GecFormatError: a malformed judgment file (naming the file and line).
+    """
+    from gecformats.metaeval.human import expected_wins, trueskill_scores
+    from gecformats.metaeval.judgments import read_judgments
+
+    if source == "published":
+        return {config: dataset.humans for config in configs}
+    if not dataset.human_sources:
+        raise UsageError(f"--human judgments: the judgments of {dataset.name} are not read "
+                         "here (use seeda or gjg15, or --human published)")
+    items = {name: list(read_judgments(dataset.judgments[name]))
+             for name in dict.fromkeys(j for j, _ in dataset.human_sources.values())}
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for config in configs:
+        systems = kept(dataset, config)
+        out[config] = {}
+        for human, (name, kind) in dataset.human_sources.items():
+            try:
+                out[config][human] = (expected_wins if kind == "EW" else trueskill_scores)(
+                    items[name], systems)
+            except ImportError as exc:
+                raise UsageError(f"--human judgments: {exc}") from None
+    return out
+
+
+def comparisons(dataset: Dataset, scored: Sequence[Scored], configs: Sequence[str],
+                humans: dict[str, dict[str, dict[str, float]]] | None = None
                 ) -> list[Comparison]:
     """Every ordered pair of metrics (first listed first) on every system set and human
-    score, for Pearson's r and Spearman's ρ."""
+    score, for Pearson's r and Spearman's ρ (``humans``: :func:`human_scores`, default the
+    published scores)."""
     scores = {one.name: one.scores for one in scored}
     boot = ({one.name: one.boot for one in scored}
             if all(one.boot is not None for one in scored) else None)
@@ -285,7 +380,7 @@ def comparisons(dataset: Dataset, scored: Sequence[Scored], configs: Sequence[st
         for b in scored[i + 1:]:
             for config in configs:
                 systems = kept(dataset, config)
-                for human, values in dataset.humans.items():
+                for human, values in (humans or {}).get(config, dataset.humans).items():
                     for name in ("pearson", "spearman"):
                         out.append(compare(a.name, b.name, config, human, systems, scores,
                                            values, boot, name))  # type: ignore[arg-type]
@@ -293,14 +388,21 @@ def comparisons(dataset: Dataset, scored: Sequence[Scored], configs: Sequence[st
 
 
 def sentence_level(dataset: Dataset, scored: Sequence[Scored], configs: Sequence[str],
-                   ties: str) -> list[SentenceAgreement]:
+                   ties: str, resamples: int = 0, seed: int = DEFAULT_SEED
+                   ) -> list[SentenceAgreement]:
     """Pairwise agreement of every metric's sentence scores with every judgment file, on
-    every system set."""
+    every system set; with ``resamples``, 95 % intervals from bootstrap resamples of each
+    file's ranking items (the same resamples, from ``seed``, for every metric and set)."""
+    import numpy as np
+
     from gecformats.metaeval.judgments import read_judgments
-    from gecformats.metaeval.sentence import agreement, pairwise_counts
+    from gecformats.metaeval.sentence import PairCounts, agreement, item_counts
+    from gecformats.metrics.resampling import bootstrap_weights
 
     index = src_index(dataset)
     judged = {name: list(read_judgments(path)) for name, path in dataset.judgments.items()}
+    weights = {name: bootstrap_weights(len(items), resamples, seed)
+               for name, items in judged.items()} if resamples else {}
     out = []
     for one in scored:
         per_system = {s: one.sentence_scores(s) for s in dataset.systems}
@@ -309,25 +411,51 @@ def sentence_level(dataset: Dataset, scored: Sequence[Scored], configs: Sequence
             chosen = {s: per_system[s] for s in systems}
             for name, items in judged.items():
                 try:
-                    counts = pairwise_counts(items, chosen, systems, index)
+                    per_item = np.array(list(item_counts(items, chosen, systems, index)),
+                                        dtype=np.int64).reshape(-1, 4)
+                except GecFormatError as exc:  # a src-id that is no sentence scored
+                    if exc.file is not None:
+                        raise
+                    raise GecFormatError(exc.message, dataset.judgments[name], exc.line,
+                                         exc.kind) from None
                 except ValueError as exc:  # a src-id past the scored sentences
                     raise GecFormatError(str(exc), dataset.judgments[name]) from None
+                c, d, t_first, t_second = (int(v) for v in per_item.sum(axis=0))
+                counts = PairCounts(c + d + t_first + t_second, c, d, t_first, t_second)
                 every = {t: agreement(counts, t) for t in TIES}
-                out.append(SentenceAgreement(one.name, config, name, counts, ties, *every[ties],
-                                             every))
+                row = SentenceAgreement(one.name, config, name, counts, ties, *every[ties],
+                                        every)
+                if name in weights:
+                    row.intervals = _item_intervals(per_item, weights[name], ties)
+                out.append(row)
     return out
+
+
+def _item_intervals(per_item: Any, weights: Any, ties: str) -> dict[str, tuple[float, float]]:
+    from gecformats.metaeval.sentence import resampled_agreement
+    from gecformats.metaeval.system import finite_interval
+
+    acc, tau = resampled_agreement(per_item, weights, ties)
+    return {"accuracy": finite_interval(acc), "tau": finite_interval(tau)}
 
 
 def src_index(dataset: Dataset) -> Callable[[int], int]:
     """The map from a judgment's ``src-id`` to a line of the dataset's outputs: SEEDA's is
-    1-based (on the subset: its position in ``subset_ids``), GJG15's 0-based."""
+    1-based (on the subset: its position in ``subset_ids``), GJG15's 0-based.  It raises
+    :class:`GecFormatError` without a file (the caller knows which judgment file) for a
+    ``src-id`` that is no sentence: not in the subset, or below the base (SEEDA's 0)."""
     if dataset.lines is not None:
         from gecformats.metaeval.judgments import subset_index
 
-        return subset_index(dataset.lines, one_based=dataset.src_base == 1,
-                            name=next(iter(dataset.judgments.values()), None))
+        return subset_index(dataset.lines, one_based=dataset.src_base == 1)
     base = dataset.src_base
-    return lambda src_id: src_id - base
+
+    def index(src_id: int) -> int:
+        if src_id < base:
+            raise GecFormatError(f"src-id {src_id} is below {base}, the first sentence's")
+        return src_id - base
+
+    return index
 
 
 def human_points(result: MetaEvalResult, metric: str, config: str, human: str
@@ -335,5 +463,6 @@ def human_points(result: MetaEvalResult, metric: str, config: str, human: str
     """System → (metric score, human score) on one system set: a scatter plot's points."""
     one = next(s for s in result.scored if s.name == metric)
     systems = kept(result.dataset, config)
-    values = human_values(result.dataset, human, systems)
+    scores = result.humans.get(config, result.dataset.humans)[human]
+    values = [scores[s] for s in systems]
     return {s: (one.scores[s], v) for s, v in zip(systems, values) if math.isfinite(v)}

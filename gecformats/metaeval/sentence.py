@@ -19,14 +19,22 @@ convention for metric ties can be computed from the counts (:func:`agreement`):
 
 ``N = C + D + T`` is the number of human-ordered pairs.  Scores are compared with exact
 float equality (a tie is ``s_i == s_j``); higher is better.
+
+Intervals (:func:`resampled_agreement`): the ranking items are the unit of resampling —
+each bootstrap resample draws the items (one annotator's ranking of one sentence) with
+replacement, the counts of :func:`item_counts` are summed with the resample's weights, and
+accuracy and τ recomputed; the same resamples for every metric and system set.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+import numpy as np
+
+from gecformats.errors import GecFormatError
 from gecformats.metaeval.judgments import RankingItem
 
 TIE_CONVENTIONS = ("loss", "skip", "neutral")
@@ -77,7 +85,25 @@ def pairwise_counts(items: Iterable[RankingItem], scores: Mapping[str, Sequence[
     Raises:
         ValueError: a system of ``order`` has no scores or is named twice, or an item's
             sentence is beyond a system's score list (the message names the item's line).
-        GecFormatError: whatever ``index`` raises for an unknown ``src_id``.
+        GecFormatError: whatever ``index`` raises for an unknown ``src_id`` (given the
+            item's line when it has no file and line of its own).
+    """
+    concordant = discordant = ties_first = ties_second = 0
+    for c, d, t_first, t_second in item_counts(items, scores, order, index):
+        concordant += c
+        discordant += d
+        ties_first += t_first
+        ties_second += t_second
+    n = concordant + discordant + ties_first + ties_second
+    return PairCounts(n, concordant, discordant, ties_first, ties_second)
+
+
+def item_counts(items: Iterable[RankingItem], scores: Mapping[str, Sequence[float]],
+                order: Sequence[str], index: Callable[[int], int]
+                ) -> Iterator[tuple[int, int, int, int]]:
+    """The counts of :func:`pairwise_counts` item by item: for every item, in order,
+    ``(concordant, discordant, ties_first, ties_second)`` (all 0 for an item that ranks
+    fewer than two systems of ``order``).  Arguments and errors as :func:`pairwise_counts`.
     """
     position = {name: k for k, name in enumerate(order)}
     if len(position) != len(order):
@@ -86,17 +112,23 @@ def pairwise_counts(items: Iterable[RankingItem], scores: Mapping[str, Sequence[
     if missing:
         raise ValueError(f"no sentence scores for system(s) {', '.join(missing)}")
     columns = [scores[name] for name in order]
-    concordant = discordant = ties_first = ties_second = 0
     for item in items:
         ranked = sorted((position[name], rank) for name, rank in item.ranks if name in position)
         if len(ranked) < 2:
+            yield 0, 0, 0, 0
             continue
-        line = index(item.src_id)
+        try:
+            line = index(item.src_id)
+        except GecFormatError as exc:  # located here: the item's line
+            if exc.file is not None or exc.line is not None:
+                raise
+            raise GecFormatError(exc.message, None, item.line, exc.kind) from None
         try:
             values = {k: columns[k][line] for k, _ in ranked}
         except IndexError:
             raise ValueError(f"line {item.line}: src-id {item.src_id} maps to sentence {line}, "
                              "beyond the sentence scores of a system") from None
+        concordant = discordant = ties_first = ties_second = 0
         for (i, rank_i), (j, rank_j) in combinations(ranked, 2):
             if rank_i == rank_j:
                 continue
@@ -111,8 +143,7 @@ def pairwise_counts(items: Iterable[RankingItem], scores: Mapping[str, Sequence[
                 concordant += 1
             else:
                 discordant += 1
-    n = concordant + discordant + ties_first + ties_second
-    return PairCounts(n, concordant, discordant, ties_first, ties_second)
+        yield concordant, discordant, ties_first, ties_second
 
 
 def agreement(counts: PairCounts, ties: str) -> tuple[float, float]:
@@ -146,3 +177,37 @@ def agreement(counts: PairCounts, ties: str) -> tuple[float, float]:
 
 def _ratio(numerator: int, denominator: int) -> float:
     return numerator / denominator if denominator else float("nan")
+
+
+def resampled_agreement(per_item: np.ndarray, weights: np.ndarray, ties: str
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """Accuracy and τ on every bootstrap resample of the ranking items.
+
+    Args:
+        per_item: shape ``(items, 4)``: :func:`item_counts` of each item.
+        weights: shape ``(resamples, items)``: how often each resample draws each item
+            (:func:`gecformats.metrics.resampling.bootstrap_weights`).
+        ties: the metric-tie convention (as :func:`agreement`).
+
+    Returns:
+        ``(accuracy, tau)``, arrays of one value per resample (NaN where undefined).
+
+    Raises:
+        ValueError: an unknown ``ties`` name or shapes that do not fit.
+    """
+    if ties not in TIE_CONVENTIONS:
+        raise ValueError(f"unknown metric-tie convention {ties!r} "
+                         f"(one of {', '.join(TIE_CONVENTIONS)})")
+    totals = np.asarray(weights, dtype=np.float64) @ np.asarray(per_item, dtype=np.float64
+                                                                ).reshape(-1, 4)
+    c, d, t_first, t_second = totals.T
+    n = c + d + t_first + t_second
+    if ties == "loss":
+        agree, denominator, tau_numerator = c + t_second, n, 2 * (c + t_second) - n
+    elif ties == "skip":
+        agree, denominator, tau_numerator = c, c + d, c - d
+    else:
+        agree, denominator, tau_numerator = c, n, c - d
+    with np.errstate(invalid="ignore", divide="ignore"):
+        safe = np.where(denominator > 0, denominator, np.nan)
+        return agree / safe, tau_numerator / safe
