@@ -46,3 +46,19 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_runtest_setup(item: pytest.Item) -> None:
     for mark in item.iter_markers("shared"):
         shared_file(*mark.args)
+
+
+@pytest.fixture
+def without_trueskill(monkeypatch):
+    """Imports of the ``trueskill`` package fail, as where the ``metaeval`` extra is not
+    installed."""
+    import builtins
+
+    real = builtins.__import__
+
+    def no_trueskill(name, *args, **kwargs):
+        if name == "trueskill":
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_trueskill)

@@ -63,20 +63,10 @@ def test_trueskill_one_game_is_the_closed_form_update() -> None:
     assert trueskill_scores([item(("A", 2), ("B", 1))], ["A", "B"], beta=1.0)["A"] < 0
 
 
-def test_trueskill_parameters_and_missing_package(monkeypatch) -> None:
+def test_trueskill_parameters_and_missing_package(without_trueskill) -> None:
     pytest.importorskip("trueskill")
     with pytest.raises(TypeError, match="unknown TrueSkill parameter"):
         trueskill_scores(ITEMS, ["A", "B"], betta=1.0)
-    import builtins
-
-    real = builtins.__import__
-
-    def no_trueskill(name, *args, **kwargs):
-        if name == "trueskill":
-            raise ImportError(name)
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_trueskill)
     with pytest.raises(ImportError, match=r"pip install 'gecformats\[metaeval\]'"):
         trueskill_scores(ITEMS, ["A", "B"])
 

@@ -63,17 +63,7 @@ def test_cli_records_the_choice(seeda: Path) -> None:
     assert latex.rstrip().endswith("gec-metrics' parameters)")
 
 
-def test_without_trueskill_or_judgments(seeda: Path, tmp_path: Path, monkeypatch) -> None:
-    import builtins
-
-    real = builtins.__import__
-
-    def no_trueskill(name, *args, **kwargs):
-        if name == "trueskill":
-            raise ImportError(name)
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_trueskill)
+def test_without_trueskill_or_judgments(seeda: Path, tmp_path: Path, without_trueskill) -> None:
     out = runner.invoke(app, ["meta-eval", "--dataset", "seeda", "--data", str(seeda), "--ci",
                               "0", "--metric", "length", "--human", "judgments"])
     assert out.exit_code == 2 and "gecformats[metaeval]" in out.stderr

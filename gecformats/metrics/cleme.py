@@ -481,6 +481,21 @@ class _Chunked(ErrantMetric):
         """None: CLEME reads no edit types."""
         return []
 
+    def _weighed(self, stats: Sequence[ClemeStats], weights: Sequence[int] | None,
+                 choices: bool) -> tuple[Weigher, list[list[tuple]]]:
+        """The corpus step's start, shared by CLEME and CLEME2.0: the weigher of ``stats``
+        under ``weights`` and each sentence's candidate references.
+
+        Raises:
+            ValueError: ``choices`` with ``weights``; a negative weight.
+        """
+        if choices and weights is not None:
+            raise ValueError("choices are given for the corpus itself, without weights")
+        if weights is not None and any(w < 0 for w in weights):
+            raise ValueError("a negative weight")
+        weigher = self.weigher(stats, weights)
+        return weigher, self._candidates(stats, weigher)
+
     def _signature(self, name: str, extra: str = "", hyp: str | None = None) -> str:
         weights = self.weighting if self.weighting == "none" else \
             f"length-{self.length_preset}"
@@ -561,12 +576,7 @@ class ClemeMetric(_Chunked):
         Raises:
             ValueError: ``choices`` with ``weights``; a negative weight.
         """
-        if choices and weights is not None:
-            raise ValueError("choices are given for the corpus itself, without weights")
-        if weights is not None and any(w < 0 for w in weights):
-            raise ValueError("a negative weight")
-        weigher = self.weigher(stats, weights)
-        cands = self._candidates(stats, weigher)
+        weigher, cands = self._weighed(stats, weights, choices)
         chosen: list[int] = []
         extra = self._extra(stats, weigher, weights is None)
         if self.level == "sentence":
@@ -670,12 +680,7 @@ class Cleme2Metric(_Chunked):
         Raises:
             ValueError: ``choices`` with ``weights``; a negative weight.
         """
-        if choices and weights is not None:
-            raise ValueError("choices are given for the corpus itself, without weights")
-        if weights is not None and any(w < 0 for w in weights):
-            raise ValueError("a negative weight")
-        weigher = self.weigher(stats, weights)
-        cands = self._candidates(stats, weigher)
+        weigher, cands = self._weighed(stats, weights, choices)
         names = ("tp", "fp", "fn", "tn", "fp_ne", "fp_un")
         chosen: list[int] = []
         extra = self._extra(stats, weigher, weights is None)
