@@ -49,16 +49,25 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.fixture
-def without_trueskill(monkeypatch):
-    """Imports of the ``trueskill`` package fail, as where the ``metaeval`` extra is not
-    installed."""
+def hide_module(monkeypatch):
+    """A function ``hide(name)``: imports of package ``name`` (and its submodules) fail from
+    then on in the test, as where an optional extra is not installed."""
     import builtins
 
     real = builtins.__import__
 
-    def no_trueskill(name, *args, **kwargs):
-        if name == "trueskill":
-            raise ImportError(name)
-        return real(name, *args, **kwargs)
+    def hide(hidden: str) -> None:
+        def failing(name, *args, **kwargs):
+            if name == hidden or name.startswith(hidden + "."):
+                raise ImportError(name)
+            return real(name, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "__import__", no_trueskill)
+        monkeypatch.setattr(builtins, "__import__", failing)
+
+    return hide
+
+
+@pytest.fixture
+def without_trueskill(hide_module):
+    """Imports of the ``trueskill`` package fail, as without the ``metaeval`` extra."""
+    hide_module("trueskill")

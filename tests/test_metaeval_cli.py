@@ -77,7 +77,7 @@ def test_usage_errors(seeda: Path, tmp_path: Path) -> None:
     base = ["--dataset", "seeda", "--data", str(seeda), "--ci", "0"]
     assert _run(*base, "--metric", "bleu")[0] == 2
     assert _run(*base, "--config", "big")[0] == 2
-    assert _run(*base, "--plot", "x.png")[0] == 2
+    assert _run(*base, "--plot", "x.pdf")[0] == 2
     assert _run(*base, "--window", "1")[0] == 2
     assert _run("--dataset", "wmt", "--data", str(seeda))[0] == 2
     code, _, err = _run("--dataset", "seeda", "--data", str(tmp_path / "none"))
@@ -124,6 +124,25 @@ def test_plot_writes_svg(seeda: Path, tmp_path: Path) -> None:
     code, _, _ = _run("--dataset", "seeda", "--data", str(seeda), "--ci", "0", "--metric",
                       "m2", "--metric", "length", "--plot", str(target))
     assert code == 0 and (tmp_path / "plot-length.svg").exists()
+
+
+def test_plot_writes_png(seeda: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "plot.png"
+    code, _, _ = _run("--dataset", "seeda", "--data", str(seeda), "--ci", "0", "--config",
+                      "base", "--plot", str(target))
+    assert code == 0 and target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    again = tmp_path / "again.png"
+    _run("--dataset", "seeda", "--data", str(seeda), "--ci", "0", "--config", "base",
+         "--plot", str(again))
+    assert again.read_bytes() == target.read_bytes()  # no timestamp in the file
+
+
+def test_png_without_matplotlib_is_refused_before_work(seeda: Path, hide_module) -> None:
+    hide_module("matplotlib")
+    code, out, err = _run("--dataset", "seeda", "--data", str(seeda), "--ci", "0",
+                          "--plot", "x.png")
+    assert code == 2 and out == "" and "gecformats[plot]" in err
 
 
 def test_a_bad_subset_gold_names_the_gold_and_its_line(seeda: Path) -> None:

@@ -91,8 +91,9 @@ WindowOpt = Annotated[Optional[int], typer.Option(
 FormatOpt = Annotated[MetaFormat, typer.Option(
     "--format", help="text, json, tsv (one row per metric, config, human score) or latex.")]
 PlotOpt = Annotated[Optional[str], typer.Option(
-    "--plot", metavar="FILE.svg", help="Also draw metric against human scores (first "
-    "config and human score; one file per metric, FILE-METRIC.svg with several).")]
+    "--plot", metavar="FILE.svg|png", help="Also draw metric against human scores (first "
+    "config and human score; one file per metric, FILE-METRIC.svg with several; PNG needs "
+    "pip install 'gecformats[plot]').")]
 HumanOpt = Annotated[HumanSource, typer.Option(
     "--human", help="System level, the human scores: published (SEEDA's scores/human files, "
     "GJG15's Table 3) or judgments (Expected Wins and TrueSkill computed from the judgment "
@@ -130,8 +131,7 @@ def metaeval(
         ci, seed, metric_ties.value, compare, window, jobs, human.value, extractor,
         spacy_model)
     with user_errors():
-        if plot is not None and not plot.endswith(".svg"):
-            raise UsageError(f"--plot {plot}: write an .svg file")
+        _check_plot(plot)
         from gecformats.metaeval.datasets import load
 
         request.check()
@@ -149,7 +149,7 @@ def metaeval(
 def _plot(result: MetaEvalResult, path: str) -> None:
     """Write one scatter plot per metric (metric against human score; the first system set
     and human score): ``path`` itself for one metric, ``FILE-METRIC.svg`` for several."""
-    from gecformats.metaeval.plot import scatter_svg
+    from gecformats.metaeval.plot import scatter_png, scatter_svg
     from gecformats.metaeval.run import human_points
 
     config = result.configs[0]
@@ -157,8 +157,27 @@ def _plot(result: MetaEvalResult, path: str) -> None:
     names = [s.name for s in result.scored]
     root, suffix = os.path.splitext(path)
     for name in names:
-        svg = scatter_svg(human_points(result, name, config, human), x_label=name,
-                          y_label=human, title=f"{result.dataset.name} {config}: {name} vs {human}")
+        draw = scatter_png if suffix.lower() == ".png" else scatter_svg
+        image = draw(human_points(result, name, config, human), x_label=name, y_label=human,
+                     title=f"{result.dataset.name} {config}: {name} vs {human}")
         target = path if len(names) == 1 else f"{root}-{name}{suffix}"
-        with open(target, "w", encoding="utf-8") as out:
-            out.write(svg)
+        with open(target, "wb") as out:
+            out.write(image if isinstance(image, bytes) else image.encode("utf-8"))
+
+
+def _check_plot(path: str | None) -> None:
+    """Refuse, before any work, a ``--plot`` that is neither .svg nor .png, and .png
+    without matplotlib."""
+    if path is None:
+        return
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix not in (".svg", ".png"):
+        raise UsageError(f"--plot {path}: write an .svg or a .png file")
+    if suffix == ".png":
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            from gecformats.metaeval.plot import PNG_EXTRA
+
+            raise UsageError(f"--plot {path}: a PNG plot needs matplotlib: {PNG_EXTRA} (or "
+                             "write an .svg file, which needs nothing)") from None

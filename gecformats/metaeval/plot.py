@@ -124,3 +124,47 @@ def scatter_svg(points: Mapping[str, tuple[float, float]], *, x_label: str, y_la
                    f'{_text(name)}</text></g>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+PNG_EXTRA = "pip install 'gecformats[plot]'"
+"""What ``--plot FILE.png`` needs (matplotlib); ``FILE.svg`` needs nothing."""
+
+
+def scatter_png(points: Mapping[str, tuple[float, float]], *, x_label: str, y_label: str,
+                title: str) -> bytes:
+    """The scatter plot of :func:`scatter_svg` as a PNG image, drawn by matplotlib (the
+    optional ``plot`` extra: PNG needs a rasteriser, which is not worth writing here).
+
+    Args:
+        points: ``{label: (x, y)}``, one point per system; non-finite values are left out.
+        x_label, y_label, title: the axis labels and the title.
+
+    Returns:
+        The PNG file's bytes (640 × 480 pixels; no timestamp, so equal inputs give equal
+        bytes).
+
+    Raises:
+        ImportError: matplotlib is not installed (the message says how to install it).
+    """
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ImportError(f"a PNG plot needs matplotlib: {PNG_EXTRA} (or write FILE.svg, "
+                          "which needs nothing)") from None
+    import io
+
+    kept = {k: v for k, v in points.items() if all(math.isfinite(c) for c in v)}
+    figure = Figure(figsize=(WIDTH / 100, HEIGHT / 100), dpi=100)
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    axes.scatter([x for x, _ in kept.values()], [y for _, y in kept.values()], s=18)
+    for label, (x, y) in kept.items():
+        axes.annotate(label, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
+    axes.set_xlabel(x_label)
+    axes.set_ylabel(y_label)
+    axes.set_title(title)
+    axes.grid(True, color=GRID)
+    out = io.BytesIO()
+    figure.savefig(out, format="png", metadata={"Software": None})
+    return out.getvalue()
