@@ -31,7 +31,8 @@ import time
 from pathlib import Path
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
-METRICS = ["length", "m2", "sentm2", "errant", "senterrant", "gleu", "imeasure", "green"]
+METRICS = ["length", "m2", "sentm2", "errant", "senterrant", "cleme", "cleme2", "gotoscorer",
+           "gleu", "imeasure", "green"]
 TARGET = 120.0
 
 
