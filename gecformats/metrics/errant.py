@@ -890,8 +890,10 @@ class _ErrantParses:
         cor_text = " ".join(tokens)
         if self.texts[i] == cor_text:
             return [(-1, -1, "noop", "-NONE-", 0)]
+        from gecformats.convert.errant_extract import annotate
+
         return [(e.o_start, e.o_end, e.type, e.c_str, 0)
-                for e in self.annotator.annotate(self.sources[i], self.parsed[i, cor_text])]
+                for e in annotate(self.annotator, self.sources[i], self.parsed[i, cor_text])]
 
 
 def _errant_parses(prepared: Sequence[ErrantGold], hypotheses: Sequence[Sequence[Hypothesis]],
@@ -927,7 +929,7 @@ def _errant_edits(source: Sequence[str], tokens: Sequence[str], model: str | Non
     """ERRANT's own edits of a hypothesis (annotator 0, typed), as ``errant_parallel``
     extracts them from the source and the hypothesis tokens (a ``noop`` when they are
     equal): :mod:`gecformats.convert.errant_extract`."""
-    from gecformats.convert.errant_extract import cached
+    from gecformats.convert.errant_extract import annotate, cached
 
     annotator = cached(model)
     orig = annotator.parse(" ".join(source))
@@ -935,4 +937,4 @@ def _errant_edits(source: Sequence[str], tokens: Sequence[str], model: str | Non
     if orig.text.strip() == cor_text:
         return [(-1, -1, "noop", "-NONE-", 0)]
     return [(e.o_start, e.o_end, e.type, e.c_str, 0)
-            for e in annotator.annotate(orig, annotator.parse(cor_text))]
+            for e in annotate(annotator, orig, annotator.parse(cor_text))]

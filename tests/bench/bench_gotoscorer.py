@@ -8,8 +8,16 @@ GTS (gotutiyan/GTS @5d120c3, a checkout given by ``--gts``): the steps of its ``
 systems), per reference annotator.  gec-metrics (``--gecm``, a checkout of
 gotutiyan/gec-metrics @320c830; needs ERRANT and its spaCy model): ``GoToScorer`` on AMU's
 raw text (ERRANT parses the source, hypothesis and reference) against ``gecformats`` on the
-same text with ``--extractor errant`` and the ERRANT gold.  Prints process CPU-time ratios
-only (original / ours; the machine is shared).  Needs ``../shared``; exits quietly without it.
+same text with ``--extractor errant`` and the ERRANT gold; and the whole 13-system job from raw
+text, as gec-metrics' README runs it: for the weighted configuration
+``gecmetrics-gen-gotoscorer-weight`` (its ``main()``: parses the source, reference trg0 and the 13
+hypotheses) then one ``GoToScorer(Config(no_weight=False, weight_file=...))`` scoring the 13
+systems; for the default (``Config()``: no weights) one ``GoToScorer`` scoring the 13 (its parse
+cache shared across systems, as favourable to the original as its API allows) -- against one
+``gecformats score SYS13 --source SRC --ref TRG0 --extractor errant --metric gotoscorer
+--gotoscorer-version gec-metrics [--gotoscorer-weighting weighted]`` each, run in this process,
+with a check that the 13 corpus F0.5 are equal.  Prints process CPU-time ratios (original /
+ours; the machine is shared).  Needs ``../shared``; exits quietly without it.
 """
 
 from __future__ import annotations
@@ -17,7 +25,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import json
 import sys
+import tempfile
 import time
 import types
 from pathlib import Path
@@ -58,9 +68,14 @@ def ours(ref: int) -> None:
              [GoToScorerMetric(ref=ref)])
 
 
-def gecm_run(gecm: Path) -> None:
+def gecm_module(gecm: Path, name: str) -> types.ModuleType:
+    """A module of gec-metrics' checkout ``gecm``, imported without its packages'
+    ``__init__`` (they import every metric: torch, transformers ...), ERRANT on the installed
+    English model."""
+    if name in sys.modules:
+        return sys.modules[name]
     src = gecm / "src"
-    for pkg in ("gec_metrics", "gec_metrics.metrics"):  # without the packages' __init__
+    for pkg in ("gec_metrics", "gec_metrics.metrics", "gec_metrics.cli"):
         module = types.ModuleType(pkg)
         module.__path__ = [str(src.joinpath(*pkg.split(".")))]
         sys.modules[pkg] = module
@@ -79,6 +94,12 @@ def gecm_run(gecm: Path) -> None:
     real = errant.load
     errant.load = lambda lang, nlp_=None: real(lang, nlp)
     goto = importlib.import_module("gec_metrics.metrics.gotoscorer")
+    sys.modules["gec_metrics.metrics"].GoToScorer = goto.GoToScorer  # type: ignore[attr-defined]
+    return importlib.import_module(name)
+
+
+def gecm_run(gecm: Path) -> None:
+    goto = gecm_module(gecm, "gec_metrics.metrics.gotoscorer")
     read = [(CONLL / p).read_text().rstrip().split("\n") for p in (
         "gecmetrics/conll14st-test.tok.src", "official_submissions/AMU",
         "gecmetrics/refs/conll14st-test.tok.trg0", "gecmetrics/refs/conll14st-test.tok.trg1")]
@@ -90,6 +111,62 @@ def gecm_run(gecm: Path) -> None:
 def ours_text() -> None:
     evaluate([str(CONLL / "official_submissions/AMU")], str(ERRANT / "ref.m2"),
              [GoToScorerMetric(version="gec-metrics", extractor="errant")])
+
+
+SRC = CONLL / "gecmetrics/conll14st-test.tok.src"
+TRG0 = CONLL / "gecmetrics/refs/conll14st-test.tok.trg0"
+TEXTS = [CONLL / "official_submissions" / s for s in SYSTEMS]
+
+
+def gecm_13(gecm: Path, weighted: bool, out: dict[str, float]) -> None:
+    """gec-metrics' 13-system job from raw text (module docstring); fills ``out`` with each
+    system's corpus F0.5."""
+    goto = gecm_module(gecm, "gec_metrics.metrics.gotoscorer")
+    config = goto.GoToScorer.Config()
+    if weighted:
+        gen = gecm_module(gecm, "gec_metrics.cli.gen_gotoscorer_weight")
+        with tempfile.TemporaryDirectory() as tmp:
+            config = goto.GoToScorer.Config(no_weight=False, weight_file=f"{tmp}/w.json")
+            argv = sys.argv
+            sys.argv = ["gecmetrics-gen-gotoscorer-weight", "--src", str(SRC), "--ref",
+                        str(TRG0), "--hyps", *map(str, TEXTS), "--out", config.weight_file]
+            try:
+                gen.main()
+            finally:
+                sys.argv = argv
+            scorer = goto.GoToScorer(config)
+    else:
+        scorer = goto.GoToScorer(config)
+    # as gec-metrics' cli/evaluate.py reads
+    read = lambda p: open(p).read().rstrip().split("\n")  # noqa: E731
+    sources, refs = read(SRC), [read(TRG0)]
+    for name, path in zip(SYSTEMS, TEXTS):
+        out[name] = scorer.score_corpus(sources, read(path), refs)
+
+
+def f_scores(table: dict) -> dict[str, float]:
+    """Each system's GoToScorer F0.5 in ``gecformats score --format json``'s output."""
+    return {name: row["gotoscorer"]["f"] for name, row in table.items()}
+
+
+def ours_13(weighted: bool, out: dict[str, float]) -> None:
+    """The one ``gecformats score`` command of the 13-system job (module docstring), in this
+    process; fills ``out`` with each system's corpus F0.5."""
+    from gecformats.cli import app
+
+    args = ["score", *map(str, TEXTS), "--source", str(SRC), "--ref", str(TRG0),
+            "--extractor", "errant", "--metric", "gotoscorer", "--gotoscorer-version",
+            "gec-metrics", "--format", "json", "--quiet"]
+    if weighted:
+        args += ["--gotoscorer-weighting", "weighted"]
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        try:
+            app(args, standalone_mode=False)
+        except SystemExit as exc:
+            if exc.code:
+                raise
+    out.update(f_scores(json.loads(text.getvalue())))
 
 
 def main() -> None:
@@ -116,6 +193,17 @@ def main() -> None:
                                   [GoToScorerMetric(version="gec-metrics")]))
         print(f"  gec-metrics, AMU from ERRANT's M2 (ours; the original takes text only): "
               f"{theirs / m2:.1f}x")
+        print("gec-metrics GoToScorer, the 13-system job from raw text (ERRANT parses), "
+              "reference trg0: CPU ratio original / gecformats")
+        for weighted in (False, True):
+            theirs_f: dict[str, float] = {}
+            mine_f: dict[str, float] = {}
+            theirs = cpu(lambda: gecm_13(args.gecm, weighted, theirs_f))
+            mine = cpu(lambda: ours_13(weighted, mine_f))
+            same = all(abs(theirs_f[s] - mine_f[s]) < 1e-9 for s in SYSTEMS)
+            print(f"  {'weighted (gen-gotoscorer-weight + 13 runs)' if weighted else 'default'}: "
+                  f"{theirs / mine:.1f}x (original {theirs:.0f} CPU-s, gecformats {mine:.0f}; "
+                  f"13 F0.5 {'equal' if same else 'DIFFER: ' + repr((theirs_f, mine_f))})")
 
 
 if __name__ == "__main__":
