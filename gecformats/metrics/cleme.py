@@ -58,7 +58,7 @@ import numpy as np
 
 from gecformats import __version__
 from gecformats.errors import GecFormatError
-from gecformats.metrics.base import Hypothesis, Metric, Totals, _Looping, _LoopingSwap
+from gecformats.metrics.base import Hypothesis, Metric, Totals, _LoopingSwap
 from gecformats.metrics.errant import ErrantMetric, RawEdit, extraction_name, raw_edits
 from gecformats.model import Sentence
 
@@ -470,8 +470,9 @@ class _Chunked(ErrantMetric):
                        self._bias if self._bias is not None else 0.0)
 
     def resampler(self, stats: Sequence[ClemeStats]) -> Any:
-        """The corpus step once per weight vector (the bias is redone per resample)."""
-        return _Looping(self, stats)
+        """The bootstrap (:class:`_Resampler`): the same floats as :meth:`corpus` per row,
+        the weight-independent work done once."""
+        return _Resampler(self, stats)
 
     def swapper(self, a: Sequence[ClemeStats], b: Sequence[ClemeStats]) -> Any:
         """The corpus step twice per row of swaps."""
@@ -520,6 +521,96 @@ class _Chunked(ErrantMetric):
                 hyp = extraction_name(self.extractor)
             extra["signature"] = self.signature(hyp)
         return extra
+
+
+class _Resampler:
+    """The corpus step of :class:`_Chunked` per row of bootstrap weights, giving the same
+    floats: unweighted, each sentence's candidates once (they do not depend on the
+    weights); length-weighted, per row its bias (as :meth:`_Chunked.weigher`), then per
+    distinct bias every distinct reference's weighted sums at once (NumPy, the same
+    operations in the same order as :class:`Weigher`); the reference choice stays the
+    corpus step's own (sequential: it depends on the running totals)."""
+
+    BLOCK = 128
+    """Rows whose sums are held at once (memory: rows × distinct counts × 6 floats)."""
+
+    def __init__(self, metric: _Chunked, stats: Sequence[ClemeStats]) -> None:
+        self.metric = metric
+        stats = list(stats)
+        self.fixed = metric._candidates(stats, Weigher(None, 0.0)) \
+            if metric.weighting == "none" else None
+        index: dict[RefCounts, int] = {}
+        self.refs = [[index.setdefault(c, len(index)) for c in s.refs] for s in stats]
+        self.unique = list(index)
+        lengths = sorted({x for c in self.unique for part in (c[0], c[1], c[3]) for x in part})
+        self.column = {x: j for j, x in enumerate(lengths)}
+        self.lengths = np.array(lengths, dtype=np.float64)
+        self.bias_sum = np.array([s.bias_sum for s in stats], dtype=np.int64)
+        self.bias_count = np.array([s.bias_count for s in stats], dtype=np.int64)
+
+    def scores(self, weights: Sequence[Sequence[int]]) -> list[tuple[float, ...]]:
+        """The corpus step's values for each row of weights."""
+        rows = [list(map(int, w)) for w in weights]
+        if any(x < 0 for w in rows for x in w):
+            raise ValueError("a negative weight")
+        score = self.metric._score  # type: ignore[attr-defined]
+        if self.fixed is not None:
+            return [score(self.fixed, w, False, {}).values for w in rows]
+        out = []
+        for start in range(0, len(rows), self.BLOCK):
+            block = rows[start:start + self.BLOCK]
+            for w, cands in zip(block, self._candidates(block)):
+                out.append(score(cands, w, False, {}).values)
+        return out
+
+    def _candidates(self, block: list[list[int]]) -> list[list[list[list[float]]]]:
+        """Per row, per sentence, the weighted counts against each reference (the first
+        alone when all are equal, as :meth:`_Chunked._candidates`)."""
+        w = np.array(block, dtype=np.int64).reshape(len(block), -1)
+        totals, counts = (w @ self.bias_sum).tolist(), (w @ self.bias_count).tolist()
+        biases = [t / c if c else 0.0 for t, c in zip(totals, counts)]
+        distinct = list(dict.fromkeys(biases))
+        sums = self._sums(np.array(distinct, dtype=np.float64)).tolist()
+        by_bias = dict(zip(distinct, sums))
+        out = []
+        for bias in biases:
+            row = by_bias[bias]
+            cands = []
+            for refs in self.refs:
+                cand = [row[u] for u in refs]
+                cands.append(cand if len(cand) > 1 and cand.count(cand[0]) != len(cand)
+                             else cand[:1])
+            out.append(cands)
+        return out
+
+    def _sums(self, bias: np.ndarray) -> np.ndarray:
+        """``(biases, distinct counts, 6)``: :meth:`Weigher.sums` of each distinct reference
+        count under each bias, element for element the same float operations."""
+        clips = LENGTH_PRESETS[self.metric.length_preset][self.metric.assumption]
+        tables = []
+        for kind, (alpha, low, high) in enumerate(clips):
+            x = (self.lengths[None, :] - bias[:, None]) if kind == 1 else \
+                ((-self.lengths)[None, :] + bias[:, None])
+            tables.append(np.clip(alpha * (1 / (1 + (alpha - 1) * np.exp(x))), low, high))
+        out = np.zeros((len(bias), len(self.unique), 6), dtype=np.float64)
+        zero = np.zeros(len(bias), dtype=np.float64)
+        col = self.column
+        for u, (tp_l, fp_l, ne, fn_l, tn) in enumerate(self.unique):
+            tp, fp, fn, fp_ne, fp_un = zero, zero, zero, zero, zero
+            for x in tp_l:
+                tp = tp + tables[0][:, col[x]]
+            for x, n in zip(fp_l, ne):
+                v = tables[1][:, col[x]]
+                fp = fp + v
+                if n:
+                    fp_ne = fp_ne + v
+                else:
+                    fp_un = fp_un + v
+            for x in fn_l:
+                fn = fn + tables[2][:, col[x]]
+            out[:, u, 0], out[:, u, 1], out[:, u, 2] = tp, fp, fn
+            out[:, u, 3], out[:, u, 4], out[:, u, 5] = float(tn), fp_ne, fp_un
+        return out
 
 
 def _options(extra: set[str]) -> frozenset[str]:
@@ -577,8 +668,13 @@ class ClemeMetric(_Chunked):
             ValueError: ``choices`` with ``weights``; a negative weight.
         """
         weigher, cands = self._weighed(stats, weights, choices)
+        return self._score(cands, weights, choices, self._extra(stats, weigher, weights is None))
+
+    def _score(self, cands: Sequence[Sequence[Sequence[float]]], weights: Sequence[int] | None,
+               choices: bool, extra: dict[str, Any]) -> Totals:
+        """The corpus step after the candidates: each sentence's reference chosen, the
+        values of the chosen counts."""
         chosen: list[int] = []
-        extra = self._extra(stats, weigher, weights is None)
         if self.level == "sentence":
             rows, counts = [], [0, 0, 0, 0]
             for cand in cands:
@@ -681,9 +777,14 @@ class Cleme2Metric(_Chunked):
             ValueError: ``choices`` with ``weights``; a negative weight.
         """
         weigher, cands = self._weighed(stats, weights, choices)
+        return self._score(cands, weights, choices, self._extra(stats, weigher, weights is None))
+
+    def _score(self, cands: Sequence[Sequence[Sequence[float]]], weights: Sequence[int] | None,
+               choices: bool, extra: dict[str, Any]) -> Totals:
+        """The corpus step after the candidates: each sentence's reference chosen, the
+        values of the chosen counts."""
         names = ("tp", "fp", "fn", "tn", "fp_ne", "fp_un")
         chosen: list[int] = []
-        extra = self._extra(stats, weigher, weights is None)
         if self.level == "sentence":
             rows, counts = [], [0] * 6
             for cand in cands:
