@@ -531,7 +531,7 @@ class _Resampler:
     operations in the same order as :class:`Weigher`); the reference choice stays the
     corpus step's own (sequential: it depends on the running totals)."""
 
-    BLOCK = 128
+    BLOCK = 1000
     """Rows whose sums are held at once (memory: rows × distinct counts × 6 floats)."""
 
     def __init__(self, metric: _Chunked, stats: Sequence[ClemeStats]) -> None:
@@ -549,26 +549,105 @@ class _Resampler:
         self.bias_count = np.array([s.bias_count for s in stats], dtype=np.int64)
 
     def scores(self, weights: Sequence[Sequence[int]]) -> list[tuple[float, ...]]:
-        """The corpus step's values for each row of weights."""
+        """The corpus step's values for each row of weights.
+
+        Raises:
+            ValueError: a negative weight.
+        """
         rows = [list(map(int, w)) for w in weights]
         if any(x < 0 for w in rows for x in w):
             raise ValueError("a negative weight")
         score = self.metric._score  # type: ignore[attr-defined]
-        if self.fixed is not None:
+        out: list[tuple[float, ...]] = []
+        if self.fixed is not None and self.metric.level == "sentence":
             return [score(self.fixed, w, False, {}).values for w in rows]
-        out = []
         for start in range(0, len(rows), self.BLOCK):
             block = rows[start:start + self.BLOCK]
-            for w, cands in zip(block, self._candidates(block)):
-                out.append(score(cands, w, False, {}).values)
+            if self.metric.level == "corpus":
+                out.extend(self._greedy(block))
+            else:
+                out.extend(score(cands, w, False, {}).values
+                           for w, cands in zip(block, self._candidates(block)))
         return out
+
+    def _greedy(self, block: list[list[int]]) -> list[tuple[float, ...]]:
+        """The corpus level's reference choice on the running totals, each sentence in
+        turn for all rows of ``block`` at once (the same additions in the same order as
+        the corpus step; its rounded F through :func:`_round4`)."""
+        w = np.array(block, dtype=np.int64).reshape(len(block), -1)
+        if self.fixed is not None:
+            sums = np.array([plain(c) for c in self.unique], dtype=np.int64)[None]
+            which = np.zeros(len(block), dtype=np.int64)
+        else:
+            biases = self._biases(w)
+            distinct = list(dict.fromkeys(biases))
+            sums = self._sums(np.array(distinct, dtype=np.float64))
+            where = {b: j for j, b in enumerate(distinct)}
+            which = np.array([where[b] for b in biases], dtype=np.int64)
+        cleme = isinstance(self.metric, ClemeMetric)
+        width, fixed = 4 if cleme else 6, self.fixed is not None
+        totals = np.zeros((len(block), width), dtype=sums.dtype)
+        for i, refs in enumerate(self.refs):
+            column = w[:, i]
+            for rep in range(int(column.max(initial=0))):
+                rows = np.flatnonzero(column > rep)
+                t = totals[rows]
+                cands = [sums[0, u:u + 1, :width] if fixed else sums[which[rows], u, :width]
+                         for u in refs]
+                best = cands[0]
+                if len(cands) > 1:
+                    best = np.broadcast_to(best, t.shape)
+                    key = self._key(t, best, cleme)
+                    for c in cands[1:]:
+                        now = self._key(t, c, cleme)
+                        better = now[-1] > key[-1]
+                        for x, y in zip(now[-2::-1], key[-2::-1]):
+                            better = (x > y) | ((x == y) & better)
+                        best = np.where(better[:, None], c, best)
+                        key = [np.where(better, x, y) for x, y in zip(now, key)]
+                totals[rows] = t + best
+        out: list[tuple[float, ...]] = []
+        for t in totals.tolist():
+            if cleme:
+                p, r, f = prf(t[0], t[1], t[2])
+                out.append((p, r, f, accuracy(t[0], t[1], t[2], t[3])))
+            else:
+                hit, err, und, ove, com = heuo(t[0], t[4], t[2], t[5],
+                                               self.metric.factors)  # type: ignore[attr-defined]
+                out.append((com, hit, err, und, ove))
+        return out
+
+    def _key(self, t: np.ndarray, c: np.ndarray, cleme: bool) -> list[np.ndarray]:
+        """The corpus step's choice key ``(score, tp, -fp, -fn, tn)`` per row of candidate
+        counts ``c`` added to totals ``t``."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if cleme:
+                tp, fp, fn = t[:, 0] + c[:, 0], t[:, 1] + c[:, 1], t[:, 2] + c[:, 2]
+                p = np.where(tp + fp != 0, tp / (tp + fp), 1.0)
+                r = np.where(tp + fn != 0, tp / (tp + fn), 1.0)
+                score = _round4(np.where(p + r != 0, (1.25 * p * r) / ((0.25 * p) + r), 0.0))
+            else:
+                tp, fp_ne = t[:, 0] + c[:, 0], t[:, 4] + c[:, 4]
+                fn, fp_un = t[:, 2] + c[:, 2], t[:, 5] + c[:, 5]
+                ne = tp + fp_ne + fn
+                fp = fp_ne + fp_un
+                hit = np.where(ne != 0, tp / ne, 0.0)
+                err = np.where(ne != 0, fp_ne / ne, 0.0)
+                und = np.where(ne != 0, fn / ne, 0.0)
+                ove = np.where(tp + fp != 0, fp_un / (tp + fp), 0.0)
+                a, b, g, d = self.metric.factors  # type: ignore[attr-defined]
+                score = a * hit + b * (1 - err) + g * (1 - und) + d * (1 - ove)
+        return [score, c[:, 0], -c[:, 1], -c[:, 2], c[:, 3]]
+
+    def _biases(self, w: np.ndarray) -> list[float]:
+        """Each row's length-weigher bias, as :meth:`_Chunked.weigher` divides."""
+        totals, counts = (w @ self.bias_sum).tolist(), (w @ self.bias_count).tolist()
+        return [t / c if c else 0.0 for t, c in zip(totals, counts)]
 
     def _candidates(self, block: list[list[int]]) -> list[list[list[list[float]]]]:
         """Per row, per sentence, the weighted counts against each reference (the first
         alone when all are equal, as :meth:`_Chunked._candidates`)."""
-        w = np.array(block, dtype=np.int64).reshape(len(block), -1)
-        totals, counts = (w @ self.bias_sum).tolist(), (w @ self.bias_count).tolist()
-        biases = [t / c if c else 0.0 for t, c in zip(totals, counts)]
+        biases = self._biases(np.array(block, dtype=np.int64).reshape(len(block), -1))
         distinct = list(dict.fromkeys(biases))
         sums = self._sums(np.array(distinct, dtype=np.float64)).tolist()
         by_bias = dict(zip(distinct, sums))
@@ -611,6 +690,18 @@ class _Resampler:
             out[:, u, 0], out[:, u, 1], out[:, u, 2] = tp, fp, fn
             out[:, u, 3], out[:, u, 4], out[:, u, 5] = float(tn), fp_ne, fp_un
         return out
+
+
+def _round4(x: np.ndarray) -> np.ndarray:
+    """``round(v, 4)`` of each value, as Python rounds (correctly, half to even): the
+    nearest integer of ``v·10⁴`` over 10⁴, which is Python's value unless ``v·10⁴`` is
+    within a hair of a half (float error), where Python's own ``round`` decides."""
+    y = x * 10000.0
+    out = np.rint(y) / 10000.0
+    near = np.flatnonzero(np.abs(y - np.floor(y) - 0.5) < 1e-6)
+    for j in near.tolist():
+        out[j] = round(float(x[j]), 4)
+    return out
 
 
 def _options(extra: set[str]) -> frozenset[str]:
