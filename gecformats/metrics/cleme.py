@@ -560,7 +560,7 @@ class _Resampler:
         score = self.metric._score  # type: ignore[attr-defined]
         out: list[tuple[float, ...]] = []
         if self.fixed is not None and self.metric.level == "sentence":
-            return [score(self.fixed, w, False, {}).values for w in rows]
+            return self._sentence_means(rows)
         for start in range(0, len(rows), self.BLOCK):
             block = rows[start:start + self.BLOCK]
             if self.metric.level == "corpus":
@@ -568,6 +568,20 @@ class _Resampler:
             else:
                 out.extend(score(cands, w, False, {}).values
                            for w, cands in zip(block, self._candidates(block)))
+        return out
+
+    def _sentence_means(self, rows: list[list[int]]) -> list[tuple[float, ...]]:
+        """Unweighted sentence level: each sentence's values once, their weighted means per
+        row (as the corpus step's ``_mean``)."""
+        cleme = isinstance(self.metric, ClemeMetric)
+        values = [sentence_prf(c)[1] if cleme else
+                  sentence_heuo(c, self.metric.factors)[1]  # type: ignore[attr-defined]
+                  for c in self.fixed or ()]
+        columns = [[v[j] for v in values] for j in range(4 if cleme else 5)]
+        out: list[tuple[float, ...]] = []
+        for w in rows:
+            means = [_mean(col, w) for col in columns]
+            out.append((means[1], means[2], means[0], means[3]) if cleme else tuple(means))
         return out
 
     def _greedy(self, block: list[list[int]]) -> list[tuple[float, ...]]:
