@@ -252,6 +252,22 @@ def values(metric, totals) -> dict[str, float]:
 
 
 @pytest.mark.shared(ERRANT)
+@pytest.mark.parametrize("assumption", ["dependent", "independent"])
+def test_resampler_on_a_conll_system(assumption):
+    from gecformats.metrics.resampling import bootstrap_weights
+
+    stats = system_stats("AMU", assumption)
+    weights = bootstrap_weights(len(stats), 8, 5)
+    for metric in (ClemeMetric(assumption=assumption),
+                   ClemeMetric(assumption=assumption, level="sentence",
+                               weighting="length-sentence"),
+                   Cleme2Metric(assumption=assumption),
+                   Cleme2Metric(assumption=assumption, weighting="length", factors="adapt")):
+        assert metric.resampler(stats).scores(weights) == [
+            metric.corpus(stats, list(w)).values for w in weights], metric
+
+
+@pytest.mark.shared(ERRANT)
 @pytest.mark.shared(REFERENCE)
 def test_main_variants_of_four_systems():
     # the bench (tests/bench/bench_cleme.py) checks all 13; four keep the suite fast

@@ -39,6 +39,10 @@ nothing to correct and no edit scores 1 − α_hit.  Corpus: reference by the ru
 combined score, then TP, −FP, −FN, TN; sentence: by (combined, hit, −wrong, −under,
 −over); the presets are :data:`FACTORS`.
 
+**Bootstrap** (:meth:`_Chunked.resampler`): per resample the same floats as the corpus
+step on it (the length bias redone per resample), its weight-independent work done once
+and the corpus level's reference choice taken for all resamples at once.
+
 >>> from gecformats.model import Edit, Sentence
 >>> gold = Sentence(("a", "cat", "sit"), {0: (Edit(2, 3, (("sat",),), "R:VERB"),)})
 >>> metric = ClemeMetric(weighting="none")
