@@ -532,8 +532,9 @@ class _Resampler:
     floats: unweighted, each sentence's candidates once (they do not depend on the
     weights); length-weighted, per row its bias (as :meth:`_Chunked.weigher`), then per
     distinct bias every distinct reference's weighted sums at once (NumPy, the same
-    operations in the same order as :class:`Weigher`); the reference choice stays the
-    corpus step's own (sequential: it depends on the running totals)."""
+    operations in the same order as :class:`Weigher`); at the corpus level the reference
+    choice, sentence after sentence, for all rows at once (:meth:`_greedy`); at the
+    sentence level the means of each sentence's values (computed once when unweighted)."""
 
     BLOCK = 1000
     """Rows whose sums are held at once (memory: rows × distinct counts × 6 floats)."""
