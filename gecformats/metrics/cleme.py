@@ -562,7 +562,6 @@ class _Resampler:
         rows = [list(map(int, w)) for w in weights]
         if any(x < 0 for w in rows for x in w):
             raise ValueError("a negative weight")
-        score = self.metric._score  # type: ignore[attr-defined]
         out: list[tuple[float, ...]] = []
         if self.fixed is not None and self.metric.level == "sentence":
             return self._sentence_means(rows)
@@ -571,23 +570,46 @@ class _Resampler:
             if self.metric.level == "corpus":
                 out.extend(self._greedy(block))
             else:
-                out.extend(score(cands, w, False, {}).values
-                           for w, cands in zip(block, self._candidates(block)))
+                out.extend(self._sentence_means(block))
         return out
 
     def _sentence_means(self, rows: list[list[int]]) -> list[tuple[float, ...]]:
-        """Unweighted sentence level: each sentence's values once, their weighted means per
-        row (as the corpus step's ``_mean``)."""
+        """Sentence level: each sentence's values (once when unweighted; per row, once per
+        distinct set of references, when length-weighted), their weighted means per row
+        (as the corpus step's ``_mean``)."""
         cleme = isinstance(self.metric, ClemeMetric)
-        values = [sentence_prf(c)[1] if cleme else
-                  sentence_heuo(c, self.metric.factors)[1]  # type: ignore[attr-defined]
-                  for c in self.fixed or ()]
-        columns = [[v[j] for v in values] for j in range(4 if cleme else 5)]
+        factors = getattr(self.metric, "factors", None)
+
+        def values(cand: Sequence[Sequence[float]]) -> tuple[float, ...]:
+            return sentence_prf(cand)[1] if cleme else sentence_heuo(cand, factors)[1]
+
+        width = 4 if cleme else 5
+        if self.fixed is not None:
+            fixed = [values(c) for c in self.fixed]
+            columns = [[v[j] for v in fixed] for j in range(width)]
         out: list[tuple[float, ...]] = []
-        for w in rows:
+        for w, row in zip(rows, self._rows(rows) if self.fixed is None else rows):
+            if self.fixed is None:
+                memo: dict[tuple[int, ...], tuple[float, ...]] = {}
+                per = []
+                for refs in self.refs:
+                    key = tuple(refs)
+                    v = memo.get(key)
+                    if v is None:
+                        v = memo[key] = values([row[u] for u in refs])
+                    per.append(v)
+                columns = [[v[j] for v in per] for j in range(width)]
             means = [_mean(col, w) for col in columns]
             out.append((means[1], means[2], means[0], means[3]) if cleme else tuple(means))
         return out
+
+    def _rows(self, block: list[list[int]]) -> list[list[list[float]]]:
+        """Per row of ``block``, the length-weighted sums of every distinct reference count
+        (:meth:`_sums` under the row's bias)."""
+        biases = self._biases(np.array(block, dtype=np.int64).reshape(len(block), -1))
+        distinct = list(dict.fromkeys(biases))
+        by_bias = dict(zip(distinct, self._sums(np.array(distinct, dtype=np.float64)).tolist()))
+        return [by_bias[b] for b in biases]
 
     def _greedy(self, block: list[list[int]]) -> list[tuple[float, ...]]:
         """The corpus level's reference choice on the running totals, each sentence in
@@ -662,24 +684,6 @@ class _Resampler:
         """Each row's length-weigher bias, as :meth:`_Chunked.weigher` divides."""
         totals, counts = (w @ self.bias_sum).tolist(), (w @ self.bias_count).tolist()
         return [t / c if c else 0.0 for t, c in zip(totals, counts)]
-
-    def _candidates(self, block: list[list[int]]) -> list[list[list[list[float]]]]:
-        """Per row, per sentence, the weighted counts against each reference (the first
-        alone when all are equal, as :meth:`_Chunked._candidates`)."""
-        biases = self._biases(np.array(block, dtype=np.int64).reshape(len(block), -1))
-        distinct = list(dict.fromkeys(biases))
-        sums = self._sums(np.array(distinct, dtype=np.float64)).tolist()
-        by_bias = dict(zip(distinct, sums))
-        out = []
-        for bias in biases:
-            row = by_bias[bias]
-            cands = []
-            for refs in self.refs:
-                cand = [row[u] for u in refs]
-                cands.append(cand if len(cand) > 1 and cand.count(cand[0]) != len(cand)
-                             else cand[:1])
-            out.append(cands)
-        return out
 
     def _sums(self, bias: np.ndarray) -> np.ndarray:
         """``(biases, distinct counts, 6)``: :meth:`Weigher.sums` of each distinct reference
