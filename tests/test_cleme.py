@@ -158,21 +158,48 @@ def test_options_signature_fields_and_pickling():
         build_metrics(["cleme"], {"cleme2-factors": "class"}, {"cleme2-factors"})
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_resampler_is_the_corpus_step(seed):
+VARIANTS = [(cls, dict(assumption=a, level=lv, weighting=wt, **extra))
+            for a in ("dependent", "independent") for lv in ("corpus", "sentence")
+            for wt in ("none", "length", "length-sentence")
+            for cls, extra in [(ClemeMetric, {}), *((Cleme2Metric, {"factors": f})
+                                                     for f in ("corpus", "sentence", "class",
+                                                               "adapt"))]]
+
+
+def random_stats(metric, seed: int, n: int = 30) -> list:
     import random
 
+    rng = random.Random(seed)
+    words = "a cat sat sit on the mat dog".split()
+    golds = [GOLD, sentence("the dog sit on a mat", [(2, 3, "sat"), (3, 4, "in")],
+                            [(2, 3, "sits")], [(0, 1, "A")]),
+             sentence("a cat", [(1, 2, "dog")])]
+    out = []
+    for _ in range(n):
+        gold = rng.choice(golds)
+        out.append(stats_of(metric, gold, " ".join(
+            rng.choice(words) if rng.random() < 0.3 else w for w in gold.source)))
+    return out
+
+
+@pytest.mark.parametrize("cls, options", VARIANTS,
+                         ids=[f"{c.name}-{'-'.join(o.values())}" for c, o in VARIANTS])
+def test_resampler_gives_the_corpus_step_floats(cls, options):
     from gecformats.metrics.resampling import bootstrap_weights
 
-    rng = random.Random(seed)
-    words = "a cat sat sit on the mat".split()
-    metric = ClemeMetric()
-    stats = [stats_of(metric, GOLD, " ".join(rng.choice(words) if rng.random() < 0.3 else w
-                                             for w in "a cat sit on mat".split()))
-             for _ in range(20)]
-    weights = bootstrap_weights(20, 10, seed)
+    metric = cls(**options)
+    stats = random_stats(metric, len(str(options)))
+    weights = [*bootstrap_weights(len(stats), 40, 7), [0] * len(stats),
+               [1] * len(stats), [3] + [0] * (len(stats) - 1)]
     assert metric.resampler(stats).scores(weights) == [metric.corpus(stats, list(w)).values
                                                        for w in weights]
+
+
+def test_resampler_refuses_a_negative_weight():
+    metric = ClemeMetric()
+    stats = random_stats(metric, 1, 3)
+    with pytest.raises(ValueError, match="negative"):
+        metric.resampler(stats).scores([[1, -1, 1]])
 
 
 # ------------------------------------------------------------------ the original's numbers
@@ -222,6 +249,22 @@ def corpus_rows() -> list[dict[str, str]]:
 def values(metric, totals) -> dict[str, float]:
     names = ("p", "r", "f", "acc") if metric.name == "cleme" else ("com", "hit", "err", "und", "ove")
     return {**dict(zip(names, totals.values)), **totals.counts}
+
+
+@pytest.mark.shared(ERRANT)
+@pytest.mark.parametrize("assumption", ["dependent", "independent"])
+def test_resampler_on_a_conll_system(assumption):
+    from gecformats.metrics.resampling import bootstrap_weights
+
+    stats = system_stats("AMU", assumption)
+    weights = bootstrap_weights(len(stats), 8, 5)
+    for metric in (ClemeMetric(assumption=assumption),
+                   ClemeMetric(assumption=assumption, level="sentence",
+                               weighting="length-sentence"),
+                   Cleme2Metric(assumption=assumption),
+                   Cleme2Metric(assumption=assumption, weighting="length", factors="adapt")):
+        assert metric.resampler(stats).scores(weights) == [
+            metric.corpus(stats, list(w)).values for w in weights], metric
 
 
 @pytest.mark.shared(ERRANT)

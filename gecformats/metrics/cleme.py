@@ -39,6 +39,10 @@ nothing to correct and no edit scores 1 − α_hit.  Corpus: reference by the ru
 combined score, then TP, −FP, −FN, TN; sentence: by (combined, hit, −wrong, −under,
 −over); the presets are :data:`FACTORS`.
 
+**Bootstrap** (:meth:`_Chunked.resampler`): per resample the same floats as the corpus
+step on it (the length bias redone per resample), its weight-independent work done once
+and the corpus level's reference choice taken for all resamples at once.
+
 >>> from gecformats.model import Edit, Sentence
 >>> gold = Sentence(("a", "cat", "sit"), {0: (Edit(2, 3, (("sat",),), "R:VERB"),)})
 >>> metric = ClemeMetric(weighting="none")
@@ -58,7 +62,7 @@ import numpy as np
 
 from gecformats import __version__
 from gecformats.errors import GecFormatError
-from gecformats.metrics.base import Hypothesis, Metric, Totals, _Looping, _LoopingSwap
+from gecformats.metrics.base import Hypothesis, Metric, Totals, _LoopingSwap
 from gecformats.metrics.errant import ErrantMetric, RawEdit, extraction_name, raw_edits
 from gecformats.model import Sentence
 
@@ -470,8 +474,9 @@ class _Chunked(ErrantMetric):
                        self._bias if self._bias is not None else 0.0)
 
     def resampler(self, stats: Sequence[ClemeStats]) -> Any:
-        """The corpus step once per weight vector (the bias is redone per resample)."""
-        return _Looping(self, stats)
+        """The bootstrap (:class:`_Resampler`): the same floats as :meth:`corpus` per row,
+        the weight-independent work done once."""
+        return _Resampler(self, stats)
 
     def swapper(self, a: Sequence[ClemeStats], b: Sequence[ClemeStats]) -> Any:
         """The corpus step twice per row of swaps."""
@@ -520,6 +525,206 @@ class _Chunked(ErrantMetric):
                 hyp = extraction_name(self.extractor)
             extra["signature"] = self.signature(hyp)
         return extra
+
+
+class _Resampler:
+    """The corpus step of :class:`_Chunked` per row of bootstrap weights, giving the same
+    floats: unweighted, each sentence's candidates once (they do not depend on the
+    weights); length-weighted, per row its bias (as :meth:`_Chunked.weigher`), then per
+    distinct bias every distinct reference's weighted sums at once (NumPy, the same
+    operations in the same order as :class:`Weigher`); at the corpus level the reference
+    choice, sentence after sentence, for all rows at once (:meth:`_greedy`); at the
+    sentence level the means of each sentence's values (computed once when unweighted)."""
+
+    BLOCK = 1000
+    """Rows whose sums are held at once (memory: rows × distinct counts × 6 floats)."""
+
+    def __init__(self, metric: _Chunked, stats: Sequence[ClemeStats]) -> None:
+        self.metric = metric
+        stats = list(stats)
+        self.fixed = metric._candidates(stats, Weigher(None, 0.0)) \
+            if metric.weighting == "none" else None
+        index: dict[RefCounts, int] = {}
+        self.refs = [[index.setdefault(c, len(index)) for c in s.refs] for s in stats]
+        self.unique = list(index)
+        lengths = sorted({x for c in self.unique for part in (c[0], c[1], c[3]) for x in part})
+        self.column = {x: j for j, x in enumerate(lengths)}
+        self.lengths = np.array(lengths, dtype=np.float64)
+        self.bias_sum = np.array([s.bias_sum for s in stats], dtype=np.int64)
+        self.bias_count = np.array([s.bias_count for s in stats], dtype=np.int64)
+
+    def scores(self, weights: Sequence[Sequence[int]]) -> list[tuple[float, ...]]:
+        """The corpus step's values for each row of weights.
+
+        Raises:
+            ValueError: a negative weight.
+        """
+        rows = [list(map(int, w)) for w in weights]
+        if any(x < 0 for w in rows for x in w):
+            raise ValueError("a negative weight")
+        out: list[tuple[float, ...]] = []
+        if self.fixed is not None and self.metric.level == "sentence":
+            return self._sentence_means(rows)
+        for start in range(0, len(rows), self.BLOCK):
+            block = rows[start:start + self.BLOCK]
+            if self.metric.level == "corpus":
+                out.extend(self._greedy(block))
+            else:
+                out.extend(self._sentence_means(block))
+        return out
+
+    def _sentence_means(self, rows: list[list[int]]) -> list[tuple[float, ...]]:
+        """Sentence level: each sentence's values (once when unweighted; per row, once per
+        distinct set of references, when length-weighted), their weighted means per row
+        (as the corpus step's ``_mean``)."""
+        cleme = isinstance(self.metric, ClemeMetric)
+        factors = getattr(self.metric, "factors", None)
+
+        def values(cand: Sequence[Sequence[float]]) -> tuple[float, ...]:
+            return sentence_prf(cand)[1] if cleme else sentence_heuo(cand, factors)[1]
+
+        width = 4 if cleme else 5
+        if self.fixed is not None:
+            fixed = [values(c) for c in self.fixed]
+            columns = [[v[j] for v in fixed] for j in range(width)]
+        out: list[tuple[float, ...]] = []
+        for w, row in zip(rows, self._rows(rows) if self.fixed is None else rows):
+            if self.fixed is None:
+                memo: dict[tuple[int, ...], tuple[float, ...]] = {}
+                per = []
+                for refs in self.refs:
+                    key = tuple(refs)
+                    v = memo.get(key)
+                    if v is None:
+                        v = memo[key] = values([row[u] for u in refs])
+                    per.append(v)
+                columns = [[v[j] for v in per] for j in range(width)]
+            means = [_mean(col, w) for col in columns]
+            out.append((means[1], means[2], means[0], means[3]) if cleme else tuple(means))
+        return out
+
+    def _rows(self, block: list[list[int]]) -> list[list[list[float]]]:
+        """Per row of ``block``, the length-weighted sums of every distinct reference count
+        (:meth:`_sums` under the row's bias)."""
+        biases = self._biases(np.array(block, dtype=np.int64).reshape(len(block), -1))
+        distinct = list(dict.fromkeys(biases))
+        by_bias = dict(zip(distinct, self._sums(np.array(distinct, dtype=np.float64)).tolist()))
+        return [by_bias[b] for b in biases]
+
+    def _greedy(self, block: list[list[int]]) -> list[tuple[float, ...]]:
+        """The corpus level's reference choice on the running totals, each sentence in
+        turn for all rows of ``block`` at once (the same additions in the same order as
+        the corpus step; its rounded F through :func:`_round4`)."""
+        w = np.array(block, dtype=np.int64).reshape(len(block), -1)
+        if self.fixed is not None:
+            sums = np.array([plain(c) for c in self.unique], dtype=np.int64)[None]
+            which = np.zeros(len(block), dtype=np.int64)
+        else:
+            biases = self._biases(w)
+            distinct = list(dict.fromkeys(biases))
+            sums = self._sums(np.array(distinct, dtype=np.float64))
+            where = {b: j for j, b in enumerate(distinct)}
+            which = np.array([where[b] for b in biases], dtype=np.int64)
+        cleme = isinstance(self.metric, ClemeMetric)
+        width, fixed = 4 if cleme else 6, self.fixed is not None
+        totals = np.zeros((len(block), width), dtype=sums.dtype)
+        for i, refs in enumerate(self.refs):
+            column = w[:, i]
+            for rep in range(int(column.max(initial=0))):
+                rows = np.flatnonzero(column > rep)
+                t = totals[rows]
+                cands = [sums[0, u:u + 1, :width] if fixed else sums[which[rows], u, :width]
+                         for u in refs]
+                best = cands[0]
+                if len(cands) > 1:
+                    best = np.broadcast_to(best, t.shape)
+                    key = self._key(t, best, cleme)
+                    for c in cands[1:]:
+                        now = self._key(t, c, cleme)
+                        better = now[-1] > key[-1]
+                        for x, y in zip(now[-2::-1], key[-2::-1]):
+                            better = (x > y) | ((x == y) & better)
+                        best = np.where(better[:, None], c, best)
+                        key = [np.where(better, x, y) for x, y in zip(now, key)]
+                totals[rows] = t + best
+        out: list[tuple[float, ...]] = []
+        for t in totals.tolist():
+            if cleme:
+                p, r, f = prf(t[0], t[1], t[2])
+                out.append((p, r, f, accuracy(t[0], t[1], t[2], t[3])))
+            else:
+                hit, err, und, ove, com = heuo(t[0], t[4], t[2], t[5],
+                                               self.metric.factors)  # type: ignore[attr-defined]
+                out.append((com, hit, err, und, ove))
+        return out
+
+    def _key(self, t: np.ndarray, c: np.ndarray, cleme: bool) -> list[np.ndarray]:
+        """The corpus step's choice key ``(score, tp, -fp, -fn, tn)`` per row of candidate
+        counts ``c`` added to totals ``t``."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if cleme:
+                tp, fp, fn = t[:, 0] + c[:, 0], t[:, 1] + c[:, 1], t[:, 2] + c[:, 2]
+                p = np.where(tp + fp != 0, tp / (tp + fp), 1.0)
+                r = np.where(tp + fn != 0, tp / (tp + fn), 1.0)
+                score = _round4(np.where(p + r != 0, (1.25 * p * r) / ((0.25 * p) + r), 0.0))
+            else:
+                tp, fp_ne = t[:, 0] + c[:, 0], t[:, 4] + c[:, 4]
+                fn, fp_un = t[:, 2] + c[:, 2], t[:, 5] + c[:, 5]
+                ne = tp + fp_ne + fn
+                fp = fp_ne + fp_un
+                hit = np.where(ne != 0, tp / ne, 0.0)
+                err = np.where(ne != 0, fp_ne / ne, 0.0)
+                und = np.where(ne != 0, fn / ne, 0.0)
+                ove = np.where(tp + fp != 0, fp_un / (tp + fp), 0.0)
+                a, b, g, d = self.metric.factors  # type: ignore[attr-defined]
+                score = a * hit + b * (1 - err) + g * (1 - und) + d * (1 - ove)
+        return [score, c[:, 0], -c[:, 1], -c[:, 2], c[:, 3]]
+
+    def _biases(self, w: np.ndarray) -> list[float]:
+        """Each row's length-weigher bias, as :meth:`_Chunked.weigher` divides."""
+        totals, counts = (w @ self.bias_sum).tolist(), (w @ self.bias_count).tolist()
+        return [t / c if c else 0.0 for t, c in zip(totals, counts)]
+
+    def _sums(self, bias: np.ndarray) -> np.ndarray:
+        """``(biases, distinct counts, 6)``: :meth:`Weigher.sums` of each distinct reference
+        count under each bias, element for element the same float operations."""
+        clips = LENGTH_PRESETS[self.metric.length_preset][self.metric.assumption]
+        tables = []
+        for kind, (alpha, low, high) in enumerate(clips):
+            x = (self.lengths[None, :] - bias[:, None]) if kind == 1 else \
+                ((-self.lengths)[None, :] + bias[:, None])
+            tables.append(np.clip(alpha * (1 / (1 + (alpha - 1) * np.exp(x))), low, high))
+        out = np.zeros((len(bias), len(self.unique), 6), dtype=np.float64)
+        zero = np.zeros(len(bias), dtype=np.float64)
+        col = self.column
+        for u, (tp_l, fp_l, ne, fn_l, tn) in enumerate(self.unique):
+            tp, fp, fn, fp_ne, fp_un = zero, zero, zero, zero, zero
+            for x in tp_l:
+                tp = tp + tables[0][:, col[x]]
+            for x, n in zip(fp_l, ne):
+                v = tables[1][:, col[x]]
+                fp = fp + v
+                if n:
+                    fp_ne = fp_ne + v
+                else:
+                    fp_un = fp_un + v
+            for x in fn_l:
+                fn = fn + tables[2][:, col[x]]
+            out[:, u, 0], out[:, u, 1], out[:, u, 2] = tp, fp, fn
+            out[:, u, 3], out[:, u, 4], out[:, u, 5] = float(tn), fp_ne, fp_un
+        return out
+
+
+def _round4(x: np.ndarray) -> np.ndarray:
+    """``round(v, 4)`` of each value, as Python rounds (correctly, half to even): the
+    nearest integer of ``v·10⁴`` over 10⁴, which is Python's value unless ``v·10⁴`` is
+    within a hair of a half (float error), where Python's own ``round`` decides."""
+    y = x * 10000.0
+    out = np.rint(y) / 10000.0
+    near = np.flatnonzero(np.abs(y - np.floor(y) - 0.5) < 1e-6)
+    for j in near.tolist():
+        out[j] = round(float(x[j]), 4)
+    return out
 
 
 def _options(extra: set[str]) -> frozenset[str]:
@@ -577,8 +782,13 @@ class ClemeMetric(_Chunked):
             ValueError: ``choices`` with ``weights``; a negative weight.
         """
         weigher, cands = self._weighed(stats, weights, choices)
+        return self._score(cands, weights, choices, self._extra(stats, weigher, weights is None))
+
+    def _score(self, cands: Sequence[Sequence[Sequence[float]]], weights: Sequence[int] | None,
+               choices: bool, extra: dict[str, Any]) -> Totals:
+        """The corpus step after the candidates: each sentence's reference chosen, the
+        values of the chosen counts."""
         chosen: list[int] = []
-        extra = self._extra(stats, weigher, weights is None)
         if self.level == "sentence":
             rows, counts = [], [0, 0, 0, 0]
             for cand in cands:
@@ -681,9 +891,14 @@ class Cleme2Metric(_Chunked):
             ValueError: ``choices`` with ``weights``; a negative weight.
         """
         weigher, cands = self._weighed(stats, weights, choices)
+        return self._score(cands, weights, choices, self._extra(stats, weigher, weights is None))
+
+    def _score(self, cands: Sequence[Sequence[Sequence[float]]], weights: Sequence[int] | None,
+               choices: bool, extra: dict[str, Any]) -> Totals:
+        """The corpus step after the candidates: each sentence's reference chosen, the
+        values of the chosen counts."""
         names = ("tp", "fp", "fn", "tn", "fp_ne", "fp_un")
         chosen: list[int] = []
-        extra = self._extra(stats, weigher, weights is None)
         if self.level == "sentence":
             rows, counts = [], [0] * 6
             for cand in cands:
