@@ -486,6 +486,24 @@ class _Chunked(ErrantMetric):
         """None: CLEME reads no edit types."""
         return []
 
+    def corpus(self, stats: Sequence[ClemeStats], weights: Sequence[int] | None = None, *,
+               choices: bool = False) -> Totals:
+        """The metric's values (CLEME: P, R, F_0.5, Acc; CLEME2.0: combined, hit, wrong,
+        under, over; see the module notes); :attr:`Totals.counts`: the chosen references'
+        summed ``tp``, ``fp``, ``fn``, ``tn`` (weighted; CLEME2.0 also ``fp_ne``,
+        ``fp_un``); :attr:`Totals.extra`: the length weigher's ``bias``.
+
+        Raises:
+            ValueError: ``choices`` with ``weights``; a negative weight.
+        """
+        weigher, cands = self._weighed(stats, weights, choices)
+        return self._score(cands, weights, choices, self._extra(stats, weigher, weights is None))
+
+    def _score(self, cands: Sequence[Sequence[Sequence[float]]], weights: Sequence[int] | None,
+               choices: bool, extra: dict[str, Any]) -> Totals:
+        """The corpus step after the candidates (each metric its own)."""
+        raise NotImplementedError
+
     def _weighed(self, stats: Sequence[ClemeStats], weights: Sequence[int] | None,
                  choices: bool) -> tuple[Weigher, list[list[tuple]]]:
         """The corpus step's start, shared by CLEME and CLEME2.0: the weigher of ``stats``
@@ -772,18 +790,6 @@ class ClemeMetric(_Chunked):
         """Built from ``--cleme-*`` (prefix dropped), ``--extractor``, ``--spacy-model``."""
         return cls(**{k.removeprefix("cleme-").replace("-", "_"): v for k, v in options.items()})
 
-    def corpus(self, stats: Sequence[ClemeStats], weights: Sequence[int] | None = None, *,
-               choices: bool = False) -> Totals:
-        """P, R, F_0.5, Acc (see the module notes); :attr:`Totals.counts`: the chosen
-        references' summed ``tp``, ``fp``, ``fn``, ``tn`` (weighted); :attr:`Totals.extra`:
-        the length weigher's ``bias``.
-
-        Raises:
-            ValueError: ``choices`` with ``weights``; a negative weight.
-        """
-        weigher, cands = self._weighed(stats, weights, choices)
-        return self._score(cands, weights, choices, self._extra(stats, weigher, weights is None))
-
     def _score(self, cands: Sequence[Sequence[Sequence[float]]], weights: Sequence[int] | None,
                choices: bool, extra: dict[str, Any]) -> Totals:
         """The corpus step after the candidates: each sentence's reference chosen, the
@@ -880,18 +886,6 @@ class Cleme2Metric(_Chunked):
         ``--spacy-model``."""
         return cls(**{k.removeprefix("cleme2-").removeprefix("cleme-").replace("-", "_"): v
                       for k, v in options.items()})
-
-    def corpus(self, stats: Sequence[ClemeStats], weights: Sequence[int] | None = None, *,
-               choices: bool = False) -> Totals:
-        """Combined, hit, wrong, under, over (see the module notes); :attr:`Totals.counts`:
-        the chosen references' summed ``tp``, ``fp``, ``fn``, ``tn``, ``fp_ne``, ``fp_un``;
-        :attr:`Totals.extra`: the length weigher's ``bias``.
-
-        Raises:
-            ValueError: ``choices`` with ``weights``; a negative weight.
-        """
-        weigher, cands = self._weighed(stats, weights, choices)
-        return self._score(cands, weights, choices, self._extra(stats, weigher, weights is None))
 
     def _score(self, cands: Sequence[Sequence[Sequence[float]]], weights: Sequence[int] | None,
                choices: bool, extra: dict[str, Any]) -> Totals:
