@@ -71,3 +71,19 @@ def hide_module(monkeypatch):
 def without_trueskill(hide_module):
     """Imports of the ``trueskill`` package fail, as without the ``metaeval`` extra."""
     hide_module("trueskill")
+
+
+def draw_spans(data, text: str, *, count: int = 6) -> list[tuple[int, int]]:
+    """Hypothesis: up to ``count // 2`` ordered, non-overlapping ``(start, end)`` character
+    spans of ``text`` (no two starting at one offset), for the inline formats' round trips."""
+    from hypothesis import strategies as st
+
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=count)))
+    spans: list[tuple[int, int]] = []
+    last = -1
+    for a, b in zip(cuts[::2], cuts[1::2]):
+        if a == last:
+            continue
+        spans.append((a, b))
+        last = b
+    return spans

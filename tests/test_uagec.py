@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import shared_file
+from conftest import draw_spans, shared_file
 from gecformats.convert import convert
 from gecformats.errors import GecFormatError
 from gecformats.formats import m2, uagec
@@ -86,15 +86,10 @@ def test_writer_refuses_what_would_not_read_back(tmp_path: Path) -> None:
 @given(st.text(alphabet="аб в\n.{}=>:\\n", max_size=30), st.data())
 def test_round_trip_of_offsets(text: str, data: st.DataObject) -> None:
     """Random documents the writer accepts read back with the same text and edits."""
-    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=6)))
     edits = []
-    last = -1
-    for a, b in zip(cuts[::2], cuts[1::2]):
-        if a == last:
-            continue
+    for a, b in draw_spans(data, text):
         corr = data.draw(st.text(alphabet="xy \n.", max_size=3))
         edits.append(Edit(a, b, ((corr,),) if corr else ((),), "Spelling"))
-        last = b
     doc = Document(text, tuple(edits))
     try:
         written = uagec.dumps(doc)

@@ -3,9 +3,10 @@ annotator's edits of a document, so a writer picks the annotator to write."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from gecformats.model import Document
+from gecformats.model import Document, Edit
 from gecformats.report import Report
 
 
@@ -29,6 +30,24 @@ def chosen_annotator(document: Document, annotator: int | None) -> int:
     if len(ids) > 1:
         raise ValueError(f"document {document.id}: {len(ids)} annotators; name one")
     return ids[0]
+
+
+def ordered_edits(document: Document, annotator: int, key: Callable[[Edit], Any]
+                  ) -> list[Edit]:
+    """The edits of ``annotator`` in writing order (sorted by ``key``), each checked to lie
+    in the text after the one before it: inline markup cannot hold overlapping edits.
+
+    Raises:
+        ValueError: an edit overlaps another or does not fit the text (naming it).
+    """
+    edits = sorted((e for e in document.edits if e.annotator == annotator), key=key)
+    pos = 0
+    for edit in edits:
+        if not 0 <= pos <= edit.start <= edit.end <= len(document.text):
+            raise ValueError(f"document {document.id}: edit {edit.start}-{edit.end} overlaps "
+                             "another or does not fit the text")
+        pos = edit.end
+    return edits
 
 
 def same_text_groups(documents: Iterable[Document]) -> list[list[Document]]:

@@ -57,8 +57,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from gecformats.errors import GecFormatError
-from gecformats.formats._inline import (annotators, chosen_annotator, report_losses,
-                                        same_text_groups)
+from gecformats.formats._inline import (annotators, chosen_annotator, ordered_edits,
+                                        report_losses, same_text_groups)
 from gecformats.io import atomic_directory, atomic_output, decode_utf8
 from gecformats.model import Document, Edit, make_edit
 from gecformats.report import Report
@@ -486,15 +486,11 @@ def dumps(document: Document, annotator: int | None = None) -> str:
             on anything but one whole word, or text that would read as markup.
     """
     annotator = chosen_annotator(document, annotator)
-    edits = sorted((e for e in document.edits if e.annotator == annotator),
-                   key=lambda e: (e.start, e.end > e.start))
+    edits = ordered_edits(document, annotator, key=lambda e: (e.start, e.end > e.start))
     text = document.text
     out: list[str] = []
     pos = 0
     for edit in edits:
-        if not 0 <= pos <= edit.start <= edit.end <= len(text):
-            raise ValueError(f"document {document.id}: edit {edit.start}-{edit.end} overlaps "
-                             "another or does not fit the text")
         if len(edit.corrections) > 1:
             raise ValueError(f"document {document.id}: edit {edit.start}-{edit.end} has "
                              "alternative corrections, which COWSL2H cannot hold")

@@ -55,8 +55,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from gecformats.errors import GecFormatError
-from gecformats.formats._inline import (annotators, chosen_annotator, report_losses,
-                                        same_text_groups)
+from gecformats.formats._inline import (annotators, chosen_annotator, ordered_edits,
+                                        report_losses, same_text_groups)
 from gecformats.io import atomic_directory, atomic_output, decode_utf8
 from gecformats.model import MAX_ANNOTATORS, Document, Edit, make_edit
 from gecformats.report import Report
@@ -344,8 +344,7 @@ def dumps(document: Document, annotator: int | None = None) -> str:
             a literal ``\\n``, or text that would read as an annotation).
     """
     annotator = chosen_annotator(document, annotator)
-    edits = sorted((e for e in document.edits if e.annotator == annotator),
-                   key=lambda e: (e.start, e.end))
+    edits = ordered_edits(document, annotator, key=lambda e: (e.start, e.end))
     text = document.text
     key = f"uagec.escaped.{annotator}"
     escaped = {int(p) for p in (document.meta.get(key) or document.meta.get("uagec.escaped")
@@ -353,9 +352,6 @@ def dumps(document: Document, annotator: int | None = None) -> str:
     out: list[str] = []
     pos = 0
     for edit in edits:
-        if not 0 <= pos <= edit.start <= edit.end <= len(text):
-            raise ValueError(f"document {document.id}: edit {edit.start}-{edit.end} overlaps "
-                             "another or does not fit the text")
         out.append(_outside(text, pos, edit.start, escaped))
         source = edit.get_meta("uagec.source")
         if source is None or source.replace(ESCAPE, "\n") != text[edit.start:edit.end]:

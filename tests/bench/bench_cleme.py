@@ -61,6 +61,8 @@ for hyp in sys.argv[3:]:
 
 
 def child_cpu(command: list[str], **kwargs) -> tuple[float, str]:
+    """The CPU seconds (user + system) and standard output of one child process; exits
+    with its error output when it fails."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, capture_output=True, text=True, **kwargs)
     if done.returncode:

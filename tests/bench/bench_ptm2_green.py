@@ -48,11 +48,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_cleme import child_cpu  # noqa: E402  (the same child CPU measure)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
@@ -114,17 +115,6 @@ for hyp in hyps:
     score = scorer.score_corpus(srcs, read_lines(hyp), refs)
     print(os.path.basename(hyp), repr(float(score)), time.process_time() - start, flush=True)
 '''
-
-
-def child_cpu(command: list[str], **kwargs) -> tuple[float, str]:
-    """The CPU seconds (user + system) and standard output of one child process; exits
-    with its error output when it fails."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, capture_output=True, text=True, **kwargs)
-    if done.returncode:
-        sys.exit(f"{' '.join(command)} failed:\n{done.stderr[-2000:]}")
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout
 
 
 def ours(args: list[str], metric: str) -> tuple[float, dict[str, str]]:
