@@ -8,7 +8,7 @@ from functools import lru_cache
 import pytest
 from typer.testing import CliRunner
 
-from conftest import shared_file
+from conftest import FIXTURES, shared_file
 from gecformats.cli import app
 from gecformats.errors import GecFormatError
 from gecformats.formats import m2
@@ -273,3 +273,23 @@ def test_weight_files_of_the_originals_give_their_scores():
     m, _ = _stats("gts", 0)
     assert gts.weights == m._used.weights
     assert gts.systems == gecm.systems == 13
+
+
+def test_an_annotator_the_gold_lacks_is_refused_or_noted(tmp_path):
+    # --gotoscorer-ref 5 against a gold without annotator 5 scored 0 with exit 0
+    gold = FIXTURES / "m2/errant.m2"
+    result = CliRunner().invoke(app, ["score", str(gold), "--gold", str(gold), "--metric",
+                                      "gotoscorer", "--gotoscorer-ref", "5"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "no sentence of the gold has annotator 5" in result.stderr
+    partial = tmp_path / "partial.m2"
+    partial.write_text("S a b\nA 0 1|||R|||c|||REQUIRED|||-NONE-|||0\n"
+                       "A 1 2|||R|||d|||REQUIRED|||-NONE-|||1\n\n"
+                       "S e f\nA 0 1|||R|||g|||REQUIRED|||-NONE-|||0\n\n")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("a d\ng f\n")
+    result = CliRunner().invoke(app, ["score", str(hyp), "--gold", str(partial), "--metric",
+                                      "gotoscorer", "--gotoscorer-ref", "1", "--extractor",
+                                      "native"])
+    assert result.exit_code == 0
+    assert "1 of 2 sentences have no annotator 1" in result.stderr

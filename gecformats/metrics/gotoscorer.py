@@ -247,6 +247,9 @@ class GoldChunks(NamedTuple):
     groups: tuple[int, ...]
     untouched: bytes
     """The codes of a hypothesis without edits (the commonest)."""
+    present: bool = True
+    """Whether the gold sentence has annotator ``ref`` at all (the CoNLL-2014 combined M2
+    leaves annotator 1 out where it equals annotator 0)."""
 
 
 class GotoStats(NamedTuple):
@@ -261,6 +264,9 @@ class GotoStats(NamedTuple):
     weights: tuple[float, ...] | None
     groups: tuple[int, ...] | None
     extracted: bool | str = False
+    absent: bool = False
+    """The gold sentence has no annotator ``ref`` (scored as if it made no edit, as the
+    originals do; counted for a warning)."""
 
 
 @dataclass
@@ -420,6 +426,8 @@ class GoToScorerMetric(Metric):
     _given: Weights | None = field(default=None, init=False, repr=False)
     _used: Weights | None = field(default=None, init=False, repr=False)
     _judgements: bool = field(default=False, init=False, repr=False)
+    _gold: str | None = field(default=None, init=False, repr=False)
+    _notes: list[str] = field(default_factory=list, init=False, repr=False)
 
     beta: ClassVar[float] = 0.5
     """F0.5, as both originals (fixed)."""
@@ -482,6 +490,7 @@ class GoToScorerMetric(Metric):
             GecFormatError: a malformed weight file, a bad ``weights_from`` output.
         """
         self._used = None
+        self._gold, self._notes = gold, []
         if self.weights_file is not None:
             self._given = read_weights(self.weights_file)
         elif self.weights_from:
@@ -525,6 +534,8 @@ class GoToScorerMetric(Metric):
             GecFormatError: weights that do not fit the gold's chunks (sentence or chunk
                 counts).
         """
+        if stats:
+            self._check_annotator(stats[0])
         if self._given is None and self.weighting == "none" and self.save_weights is None:
             self._used = None
             return stats
@@ -538,6 +549,24 @@ class GoToScorerMetric(Metric):
         if self.weighting == "none":
             return stats
         return [[s._replace(weights=w) for s, w in zip(system, used.weights)] for system in stats]
+
+    def _check_annotator(self, stats: Sequence[GotoStats]) -> None:
+        """Refuse a ``ref`` no gold sentence has; note the sentences that lack it."""
+        missing = sum(1 for s in stats if s.absent)
+        if stats and missing == len(stats):
+            raise GecFormatError(f"no sentence of the gold has annotator {self.ref} "
+                                 "(--gotoscorer-ref)", self._gold)
+        if missing:
+            self._notes.append(
+                f"{self._gold}: {missing} of {len(stats)} sentences have no annotator "
+                f"{self.ref}; GoToScorer scores them as if annotator {self.ref} made no edit, "
+                "as its originals do (the CoNLL-2014 combined M2 leaves annotator 1 out where "
+                "its edits equal annotator 0's: score against an M2 that lists every "
+                "annotator, e.g. ERRANT's of the references, or with --source/--ref)")
+
+    def warnings(self) -> list[str]:
+        """The note on gold sentences without annotator ``ref`` (see :meth:`complete`)."""
+        return list(self._notes)
 
     def _check(self, used: Weights, stats: Sequence[GotoStats]) -> None:
         where = self.weights_file or (self.weights_from[0] if self.weights_from else None)
@@ -561,7 +590,8 @@ class GoToScorerMetric(Metric):
         chunks = chunker(tokens, sentence_edits(gold, self.ref))
         seen: dict[str, int] = {}
         groups = tuple(seen.setdefault(c[4], len(seen)) for c in chunks)
-        prepared = GoldChunks(tuple(gold.source), tokens, tuple(chunks), groups, b"")
+        prepared = GoldChunks(tuple(gold.source), tokens, tuple(chunks), groups, b"",
+                              self.ref in gold.annotators)
         return prepared._replace(untouched=self._judge(prepared, []).codes)
 
     def sentence(self, prepared: GoldChunks, hypothesis: Hypothesis) -> GotoStats:
@@ -596,13 +626,14 @@ class GoToScorerMetric(Metric):
         """The statistics of one hypothesis' edits ``(start, end, type, correction)``."""
         skipped = ("noop", "UNK", "Um") if self._gts else ("noop", "UNK")
         if prepared.untouched and all(e[2] in skipped for e in mine):
-            return GotoStats(prepared.untouched, None, None if self._gts else prepared.groups)
+            return GotoStats(prepared.untouched, None, None if self._gts else prepared.groups,
+                             absent=not prepared.present)
         if self._gts:
             return GotoStats(gts_judge(prepared.chunks, gts_chunks(prepared.tokens, mine)),
-                             None, None)
+                             None, None, absent=not prepared.present)
         codes = gecm_judge(prepared.chunks, gecm_chunks(prepared.tokens, mine),
                            self.version == "gec-metrics-intended")
-        return GotoStats(codes, None, prepared.groups)
+        return GotoStats(codes, None, prepared.groups, absent=not prepared.present)
 
     def sentences(self, prepared: Sequence[GoldChunks],
                   hypotheses: Sequence[Sequence[Hypothesis]]) -> Iterator[list[GotoStats]]:
