@@ -432,7 +432,8 @@ def atomic_directory(path: str | os.PathLike[str]) -> Iterator[Path]:
     Yields a temporary folder beside ``path``.  When the ``with`` block ends without an
     exception its files are moved into ``path`` (created if needed; files already there
     with other names stay, files with the same names are replaced); otherwise the
-    temporary folder is removed and ``path`` is left as it was.
+    temporary folder is removed and ``path`` is left as it was.  An error about a file in
+    the temporary folder names it inside ``path``, as the user would find it.
     """
     import shutil
     import tempfile
@@ -448,17 +449,114 @@ def atomic_directory(path: str | os.PathLike[str]) -> Iterator[Path]:
             yield tmp
         if not target.exists():
             os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp creates 0700; give the usual mode
-            os.replace(tmp, target)
-            return
-        for src in sorted(tmp.rglob("*")):
-            if src.is_file():
-                dst = target / src.relative_to(tmp)
-                dst.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(src, dst)
+        move_into(tmp, target)
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(exc, (OSError, GecFormatError)):
+            raise renamed(exc, {str(tmp): os.fspath(path)}) from None
         raise
+
+
+def move_into(src: Path, dst: Path) -> None:
+    """Move ``src`` to ``dst``: a file replaces ``dst``; a folder becomes ``dst`` when
+    there is none, else its files are moved into ``dst`` (files of other names there stay,
+    files of the same names are replaced) and ``src`` is removed."""
+    import shutil
+
+    if not src.is_dir() or not dst.exists():
+        os.replace(src, dst)
+        return
+    for file in sorted(src.rglob("*")):
+        if file.is_file():
+            to = dst / file.relative_to(src)
+            to.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(file, to)
+    shutil.rmtree(src, ignore_errors=True)
+
+
+@contextmanager
+def staged_output(dest: str | os.PathLike[str]) -> Iterator[tuple[str, str]]:
+    """Write ``dest`` in a staging folder first, so that it can be read back before it
+    appears (whole or not at all, as :func:`atomic_output`).
+
+    Yields ``(target, written)``: the path to give the writer (``dest`` inside a new
+    temporary folder beside ``dest``, created as a folder when ``dest`` is one; ``-`` for
+    standard output, which is then sent to a temporary file) and the path of what it wrote.
+    When the block ends without an exception, everything in the staging folder (``dest``
+    and the files a writer puts beside it) is moved beside ``dest`` (a folder merged into
+    an existing one, as :func:`atomic_directory`), or the text sent to standard output;
+    otherwise nothing appears.  Errors name the paths the user gave, not the staging folder.
+    """
+    import shutil
+    import tempfile
+    from contextlib import redirect_stdout
+    from pathlib import Path
+
+    name = os.fspath(dest)
+    if name == "-":
+        with tempfile.TemporaryDirectory(prefix="gecformats-") as tmp:
+            written = os.path.join(tmp, "stdout")
+            try:
+                with open(written, "w", encoding="utf-8", newline="\n") as fh, \
+                        redirect_stdout(fh):
+                    yield "-", written
+            except (OSError, GecFormatError) as exc:
+                raise renamed(exc, {written: "<stdout>"}) from None
+            with open(written, encoding="utf-8", newline="") as fh:
+                shutil.copyfileobj(fh, sys.stdout)
+            sys.stdout.flush()
+        return
+    target = Path(name)
+    parent = target.absolute().parent
+    missing = [d for d in (parent, *parent.parents) if not d.exists()]
+    with _named_as(name):
+        parent.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
+    inner = stage / target.name
+    folder = os.path.dirname(name)
+    names = {str(inner): name, str(stage) + os.sep: folder + os.sep if folder else ""}
+    done = False
+    try:
+        if target.is_dir():
+            inner.mkdir()
+        with terminations_raise():
+            yield str(inner), str(inner)
+        if missing and inner.is_file():  # as atomic_output: a file goes in an existing folder
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
+        for entry in sorted(stage.iterdir()):
+            move_into(entry, parent / entry.name)
+        done = True
+    except BaseException as exc:
+        if isinstance(exc, (OSError, GecFormatError)):
+            raise renamed(exc, names) from None
+        raise
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+        for created in () if done else missing:  # the folders made for the stage only
+            try:
+                created.rmdir()
+            except OSError:
+                break
+
+
+def renamed(exc: BaseException, names: dict[str, str]) -> BaseException:
+    """``exc`` with the paths it names that start with a key of ``names`` (a temporary or
+    absolute path) named by its value instead (the path as the user gave it), so that an
+    error reads as it would without the temporary or absolute path."""
+    def name(text: str | None) -> str | None:
+        if text is None:
+            return None
+        for path in sorted(names, key=len, reverse=True):
+            if names[path] != path:
+                text = text.replace(path, names[path])
+        return text
+
+    if isinstance(exc, GecFormatError):
+        return type(exc)(name(exc.message) or "", name(exc.file), exc.line, exc.kind)
+    if isinstance(exc, OSError) and exc.filename is not None:
+        filename = exc.filename if not isinstance(exc.filename, str) else name(exc.filename)
+        return type(exc)(exc.errno, exc.strerror, filename)
+    return exc
 
 
 def write_json(data: object, path: str | os.PathLike[str]) -> None:

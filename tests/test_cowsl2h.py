@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import draw_spans, shared_file
 from gecformats.convert import convert
-from gecformats.errors import GecFormatError
+from gecformats.errors import GecFormatError, UsageError
 from gecformats.formats import cowsl2h, m2
 from gecformats.model import Document, Edit
 from gecformats.validate import validate
@@ -117,8 +117,11 @@ def test_writer_refuses_what_would_not_read_back(tmp_path: Path) -> None:
         cowsl2h.dumps(Document("a bc d", (Edit(1, 2, (), "t"),)))  # a tag on a space
     with pytest.raises(ValueError, match="alternative"):
         cowsl2h.dumps(Document("abc", (Edit(0, 1, (("x",), ("y",))),)))
-    with pytest.raises(ValueError, match="one essay"):
+    with pytest.raises(UsageError, match="several documents: give a folder"):
         cowsl2h.write([Document("a"), Document("b")], tmp_path / "x.txt")
+    with pytest.raises(UsageError, match="2 annotators: give a folder"):
+        cowsl2h.write([Document("a", (), meta={"annotators": "0,1"})], tmp_path / "x.txt")
+    assert not (tmp_path / "x.txt").exists()
 
 
 @settings(max_examples=200, deadline=None)

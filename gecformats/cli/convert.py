@@ -14,6 +14,8 @@ from gecformats.cli.options import (ConvertAbsent, Deletion, EditTypes, EngineNa
                                     FromOpt, Grouping, Mapping, SplitterName, Targets,
                                     TokenizerName)
 from gecformats.errors import UsageError
+from gecformats.io import write_json
+from gecformats.report import report_json
 
 InputArg = Annotated[str, typer.Argument(
     help="Input file ('-' for standard input, needs --from); for HOO a text or gold "
@@ -111,10 +113,12 @@ GroupingOpt = Annotated[Grouping, typer.Option(
     "connected overlap; imeasure: the original m2_to_ixml rule).")]
 ReportOpt = Annotated[Optional[str], typer.Option(
     "--report", metavar="R.json",
-    help="HOO or text → M2, M2 → text: write the conversion report (counts, tool versions "
-    "and cases: widened, dropped, inconsistent, unannotatable ...) as JSON.")]
+    help="Write a JSON report: the counts read and written, what was dropped, the "
+    "cases of HOO or text → M2 and M2 → text.")]
 QuietOpt = Annotated[bool, typer.Option(
-    "--quiet", "-q", help="Print nothing unless something was dropped.")]
+    "--quiet", "-q", help="Print nothing unless something was lost.")]
+StrictOpt = Annotated[bool, typer.Option(
+    "--strict", help="Refuse a conversion that loses anything: exit 1, nothing written.")]
 
 
 UnitOpt = Annotated[Optional[str], typer.Option(
@@ -159,6 +163,7 @@ def convert(
     grouping: GroupingOpt = Grouping.components,
     report_path: ReportOpt = None,
     quiet: QuietOpt = False,
+    strict: StrictOpt = False,
     extractor: ExtractorOpt = "lcs",
     spacy_model: SpacyModelOpt = None, unit: UnitOpt = None,
 ) -> None:
@@ -183,9 +188,10 @@ def convert(
                                   types=_value(types), absent=_value(absent), simplify=simplify,
                                   split_substitutions=split_substitutions, jobs=jobs,
                                   engine=running, shards=shards, resume=resume, progress=progress,
-                                  extractor=extractor, spacy_model=spacy_model, **options)
-        if report.conversion is not None and report_path is not None:
-            report.conversion.write_json(report_path)
+                                  extractor=extractor, spacy_model=spacy_model, strict=strict,
+                                  **options)
+        if report_path is not None:
+            write_json(report_json(report), report_path)
     _print_report(report, output, to_name, report_path, quiet)
 
 
@@ -281,6 +287,11 @@ def _print_report(report: Any, output: str, to_name: str, report_path: str | Non
     # -q keeps the summary when it tells of something dropped
     if report.conversion is not None and (not quiet or report.conversion.dropped):
         typer.echo(f"gecformats: {_conversion_summary(report.conversion, report_path)}", err=True)
+    if report.counts is not None and report.counts.difference:  # even with -q
+        where = f"every count in {report_path}" if report_path is not None \
+            else "every count with --report R.json"
+        typer.echo(f"gecformats: the output holds other numbers than the input: "
+                   f"{report.counts.summary()} ({where}; --strict refuses this)", err=True)
     overlaps = _kept_overlaps(report.conversion)
     if overlaps:
         typer.echo(f"gecformats: warning: {overlaps} sentences keep overlapping edits of one "

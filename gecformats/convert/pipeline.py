@@ -23,9 +23,10 @@ from gecformats.convert import extract
 from gecformats import formats
 from gecformats.formats import tsv
 from gecformats.convert.chars import sentences_to_chars
+from gecformats.convert.counts import ConversionCounts, Counts, count_output
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.convert.extract import ExtractionReport
-from gecformats.io import Source, source_name, text_output
+from gecformats.io import Source, renamed, source_name, staged_output, text_output
 from gecformats.model import Document, Parallel, Sentence
 from gecformats.report import Report
 from gecformats.convert.retokenize import ConversionReport, documents_to_sentences, to_document, to_documents
@@ -57,9 +58,14 @@ def convert(
     extractor: str = "lcs",
     spacy_model: str | None = None,
     progress: Callable[[int], None] | None = None,
+    strict: bool = False,
     **options: Any,
 ) -> Report:
     """Read ``source`` in one format and write ``dest`` in another, streaming.
+
+    What was read and what was written are counted (sentences, documents, annotators,
+    edits, alternatives: :mod:`gecformats.convert.counts`), the output by reading it back
+    before it appears; ``report.counts`` holds both and their difference.
 
     Args:
         source: input path (or open file when ``from_format`` is given).  For HOO formats:
@@ -113,22 +119,62 @@ def convert(
             ``source`` once; ``source`` may then also be a glob pattern of input files,
             read in name order; 0: one part per input file.
         resume: with ``shards``: continue an earlier run into the same folder.
+        strict: refuse a conversion that loses anything (counts that differ, what the
+            writer or the conversion reports dropped); nothing is written.  Not with
+            ``shards``, whose parts appear as they are written.
         options: reader options (``refs``, ``strip_edges``, ``ann``, ``alt``, ``unit``) and writer options of the
             output format (e.g. ``deletion``, ``targets`` for M2).
 
     Returns:
-        The writer's :class:`~gecformats.report.Report` (what was written and lost); after a
-        change of unit, ``report.conversion`` holds the
+        The writer's :class:`~gecformats.report.Report` (what was written and lost);
+        ``report.counts`` the :class:`~gecformats.convert.counts.ConversionCounts` (``None``
+        for an open file as ``dest``, which cannot be read back); after a change of unit,
+        ``report.conversion`` holds the
         :class:`~gecformats.convert.retokenize.ConversionReport` (characters → tokens) or the
         :class:`~gecformats.convert.extract.ExtractionReport` (text ↔ tokens, words → characters).
 
     Raises:
-        GecFormatError: malformed input, a format that cannot be inferred or a conversion
-            that does not exist; no output is left behind.
+        GecFormatError: malformed input, a format that cannot be inferred, a conversion
+            that does not exist, an output that does not read back, or with ``strict`` a
+            loss; no output is left behind.
         OSError: the input cannot be read or the output written.
     """
-    reader = formats.get(from_format or formats.infer(_path(source)))
+    given = dict(locals())
+    for name in ("source", "dest", "strict", "options"):
+        del given[name]
     writer = formats.get(to_format or formats.infer(dest))
+    given["to_format"] = writer.NAME
+    read = Counts()
+    if shards is not None:
+        if strict:
+            raise UsageError("--strict checks the whole output before it appears, and --shards "
+                             "writes its parts as it goes: leave out one of them")
+        report = _convert(source, dest, read, **given, **options)
+        if report.counts is None:  # (--shards 0 brings the parts' counts)
+            report.counts = ConversionCounts(read, count_output(writer, _parts(dest)))
+        return report
+    if not isinstance(dest, (str, os.PathLike)):  # an open file: nothing to read back
+        return _convert(source, dest, read, **given, **options)
+    with staged_output(dest) as (target, written):
+        report = _convert(source, target, read, **given, **options)
+        if report.counts is None:  # (a conversion run whole on a worker brings its own)
+            report.counts = ConversionCounts(read, _read_back(writer, written))
+        if strict:
+            _refuse_losses(report)
+    return report
+
+
+def _convert(source: Source, dest: str | os.PathLike[str], counted: Counts, *,
+             from_format: str | None, to_format: str, tokenizer: str | None, sentences: str,
+             text: str | os.PathLike[str] | None, shrink: bool | None, mapping: str | None,
+             alternative: int, absent: str | None, types: str | None,
+             split_substitutions: bool, simplify: bool, jobs: int, engine: Any,
+             shards: int | None, resume: bool, extractor: str, spacy_model: str | None,
+             progress: Callable[[int], None] | None, **options: Any) -> Report:
+    """The conversion of :func:`convert`, writing ``dest`` (a staging path) and counting in
+    ``counted`` the items read."""
+    reader = formats.get(from_format or formats.infer(_path(source)))
+    writer = formats.get(to_format)
     if mapping is None:
         mapping = getattr(reader, "MAPPING", "exact")
     if shrink is None:
@@ -144,7 +190,7 @@ def convert(
     else:
         raw = iter(reader.read(source, **read_options))
     reading = Report()
-    raw = _noting_problems(raw, reading)
+    raw = counted.counting(_noting_problems(raw, reading))
     items: Iterable[Any] = raw
     conversion: ConversionReport | ExtractionReport | None = None
     units = (reader.UNIT, writer.UNIT)
@@ -327,6 +373,47 @@ def _noting_problems(items: Iterator[Any], reading: Report) -> Iterator[Any]:
         yield item
 
 
+def _read_back(writer: Any, written: str) -> Counts:
+    """The counts of the output ``written`` (:func:`count_output`).
+
+    Raises:
+        GecFormatError: the output does not read back as its format (a writer's fault, so
+            nothing is written rather than a file gecformats cannot read).
+    """
+    try:
+        return count_output(writer, [written])
+    except GecFormatError as exc:
+        raise GecFormatError(f"the output does not read back as {writer.NAME}, so it is not "
+                             f"written: {exc}", written) from None
+
+
+def _parts(dest: str | os.PathLike[str]) -> list[str]:
+    """The part files of a sharded output, in order (from its manifest)."""
+    from gecformats.convert.shards import read_manifest
+
+    manifest = read_manifest(dest) or {}
+    return [os.path.join(dest, str(part["name"])) for part in manifest.get("parts", [])]
+
+
+def _refuse_losses(report: Report) -> None:
+    """Refuse a conversion that lost something (``--strict``).
+
+    Raises:
+        GecFormatError: the counts differ, or the writer or the conversion dropped
+            something; the message says what.
+    """
+    lost = []
+    if report.counts is not None and report.counts.difference:
+        lost.append(report.counts.summary())
+    lost += [f"{loss.count} {what}" for what, loss in report.losses.items()]
+    dropped = getattr(report.conversion, "dropped", 0)
+    if dropped:
+        lost.append(f"{dropped} dropped in the conversion ({report.conversion.summary()})")
+    if lost:
+        raise GecFormatError(f"--strict: the conversion would lose something ({'; '.join(lost)}"
+                             "), so nothing is written", kind="lossy")
+
+
 def _unwritable(writer: Any, number: int, message: str, source: Source) -> GecFormatError:
     """The error for item ``number``, which ``writer``'s format cannot hold."""
     unit = "document" if writer.UNIT == "char" else "sentence"
@@ -367,26 +454,7 @@ def _on_one_worker(engine: Any, source: Source, dest: str | os.PathLike[str],
     try:
         return next(iter(engine.map_chunks(_convert_whole, [task])))
     except (GecFormatError, OSError) as exc:
-        raise _as_given(exc, names) from None
-
-
-def _as_given(exc: BaseException, names: dict[str, str]) -> BaseException:
-    """``exc`` with the absolute paths a worker was given (keys of ``names``) named as the
-    user gave them, so that the error reads as on the local path."""
-    def name(text: str | None) -> str | None:
-        if text is None:
-            return None
-        for absolute in sorted(names, key=len, reverse=True):
-            if names[absolute] != absolute:
-                text = text.replace(absolute, names[absolute])
-        return text
-
-    if isinstance(exc, GecFormatError):
-        return type(exc)(name(exc.message) or "", name(exc.file), exc.line, exc.kind)
-    if isinstance(exc, OSError) and exc.filename is not None:
-        filename = exc.filename if not isinstance(exc.filename, str) else name(exc.filename)
-        return type(exc)(exc.errno, exc.strerror, filename)
-    return exc
+        raise renamed(exc, names) from None
 
 
 def _convert_whole(task: tuple[dict[str, Any], int, list[tuple[str, str]]]) -> Report:
@@ -444,7 +512,8 @@ def _sharded(reader: Any, writer: Any, files: list[str], raw: Iterable[Any], tra
         raise UsageError("--shards must be 0 (one part per input file) or more")
     if os.fspath(dest) == "-" or (shards == 0 and "-" in files):
         raise UsageError("--shards reads files and writes a folder, not standard input/output")
-    if writer.NAME in ("parallel", "hoo2011", "hoo2012", "seeda-edits", "geccc"):
+    if writer.NAME in ("parallel", "hoo2011", "hoo2012", "seeda-edits", "geccc", "uagec",
+                       "cowsl2h"):
         raise UsageError(f"--shards writes one file per part; {writer.NAME} output is a folder "
                          "or several files")
     settings = {"from": reader.NAME, "to": writer.NAME,
@@ -523,8 +592,15 @@ def _documents(
     sentences: Iterable[Sentence], text: str | os.PathLike[str] | None, tokenizer: str,
     annotator: int | None = 0,
 ) -> Iterator[Document]:
+    """Token sentences as documents of character offsets: one per original text of ``text``
+    (a file or a folder of them), else one per document the sentences name
+    (``meta["document"]``: UA-GEC M2's ``S # NNNN`` headers, including its documents
+    without a sentence), else one, ``0001``; with ``annotator`` ``None`` every annotator's
+    edits, else that one's."""
     if text is None:
-        yield to_document(sentences, None, id="0001", tokenizer=tokenizer, annotator=annotator)
+        for id, group, ids in _by_document(sentences):
+            yield to_document(group, None, id=id or "0001", tokenizer=tokenizer,
+                              annotator=annotator, meta={"annotators": ids} if ids else None)
         return
     path = Path(text)
     try:
@@ -543,6 +619,35 @@ def _documents(
             raise
         # the sentences do not fit the original text: name the text it was checked against
         raise GecFormatError(exc.message, file=str(path), kind=exc.kind) from None
+
+
+def _by_document(sentences: Iterable[Sentence]
+                 ) -> Iterator[tuple[str | None, list[Sentence], str | None]]:
+    """The sentences of each document in turn, as ``(id, sentences, annotators)``: runs of
+    one ``meta["document"]``, and the UA-GEC M2 documents without a sentence
+    (:func:`gecformats.formats.m2.empty_documents`) with no sentences and the annotators of
+    their header (``None`` for the others)."""
+    from gecformats.formats.m2 import empty_documents
+
+    group: list[Sentence] = []
+    current: str | None = None
+    for sentence in sentences:
+        before, after = empty_documents(sentence)
+        document = sentence.meta.get("document")
+        if group and (document != current or before):
+            yield current, group, None
+            group = []
+        for id, ids in before:
+            yield id, [], ids
+        current = document
+        group.append(sentence)
+        if after:
+            yield current, group, None
+            group = []
+            for id, ids in after:
+                yield id, [], ids
+    if group:
+        yield current, group, None
 
 
 def _part_ids(documents: Iterable[Document]) -> Iterator[Document]:

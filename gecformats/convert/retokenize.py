@@ -999,7 +999,7 @@ def to_document(
         tokenizer: the tokenizer the tokens came from; ``zh`` and ``char`` corrections are
             written without spaces between tokens.
         annotator: whose edits to take; ``None``: every annotator's (their ids go to
-            ``meta["annotators"]``).
+            ``meta["annotators"]``, which ``meta`` gives for a document without sentences).
         meta: the document's ``meta``.
 
     Returns:
@@ -1036,8 +1036,10 @@ def _chosen(sentence: Sentence, annotator: int | None, ids: set[int]) -> list[tu
 def _with_annotators(meta: dict[str, str] | None, annotator: int | None,
                      ids: set[int]) -> dict[str, str]:
     out = dict(meta or {})
-    if annotator is None:
+    if annotator is None and (ids or "annotators" not in out):
         out["annotators"] = ",".join(map(str, sorted(ids) or [0]))
+    elif annotator is not None:
+        out.pop("annotators", None)  # the one annotator taken is annotator 0
     return out
 
 

@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from gecformats import __version__
+from gecformats.convert.counts import ConversionCounts
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.io import write_json
 from gecformats.report import Report
@@ -365,17 +366,22 @@ class _Spool:
             yield item
 
 
-def convert_part(task: tuple[dict[str, Any], int, list[tuple[str, str]]]) -> tuple[list[dict[str, Any]], Any]:
+def convert_part(task: tuple[dict[str, Any], int, list[tuple[str, str]]]
+                 ) -> tuple[list[dict[str, Any]], Any, Any]:
     """One task of :func:`write_per_input`: convert each ``(input, part)`` pair of the task
-    with the local pipeline, writing the part (atomically); the parts' manifest entries and
-    the merged extraction report (``None`` for other conversions)."""
+    with the local pipeline, writing the part (atomically); the parts' manifest entries,
+    the merged extraction report (``None`` for other conversions) and the merged counts
+    of what was read and written (:class:`~gecformats.convert.counts.ConversionCounts`)."""
     from gecformats.convert.pipeline import convert
 
     options, _first, pairs = task
     entries = []
     merged = None
+    counts = ConversionCounts()
     for source, part in pairs:
         report = convert(source, part, **options)
+        if report.counts is not None:
+            counts.merge(report.counts)
         entries.append({"name": os.path.basename(part), "input": source,
                         "items": report.sentences, "bytes": os.path.getsize(part),
                         "sha256": file_digest(part),
@@ -384,7 +390,7 @@ def convert_part(task: tuple[dict[str, Any], int, list[tuple[str, str]]]) -> tup
             if merged is None:
                 merged = type(report.conversion)()
             merged.merge(report.conversion)
-    return entries, merged
+    return entries, merged, counts
 
 
 def write_per_input(files: Sequence[str], dest: str | os.PathLike[str], *, suffix: str,
@@ -396,7 +402,8 @@ def write_per_input(files: Sequence[str], dest: str | os.PathLike[str], *, suffi
 
     Returns:
         The report: items written and what was dropped, summed over the parts written in
-        this run; ``conversion`` the merged extraction report when there is one.
+        this run; ``conversion`` the merged extraction report when there is one; ``counts``
+        what those parts' inputs held and what the parts hold.
 
     Raises:
         UsageError: ``dest`` holds another run's output, or is not empty without a manifest.
@@ -426,13 +433,14 @@ def write_per_input(files: Sequence[str], dest: str | os.PathLike[str], *, suffi
     names = [f"part-{k:05d}{suffix}" for k in range(len(files))]
     manifest["parts"] = [done[n] for n in names if n in done]
     todo = [(os.path.abspath(f), str(folder / n)) for f, n in zip(files, names) if n not in done]
-    report = Report()
+    report = Report(counts=ConversionCounts())
     with _new_folder(folder, manifest["parts"]):
         write_json(manifest, folder / MANIFEST)
         tasks = ((options, k + 1, [pair]) for k, pair in enumerate(todo))
         results = (engine.map_chunks(convert_part, tasks) if engine is not None
                    else map(convert_part, tasks))
-        for entries, conversion in _as_given(results, files):
+        for entries, conversion, counts in _as_given(results, files):
+            report.counts.merge(counts)
             for entry in entries:
                 report.sentences += entry["items"]
                 for what, count in entry["dropped"].items():
@@ -453,7 +461,7 @@ def write_per_input(files: Sequence[str], dest: str | os.PathLike[str], *, suffi
 def _as_given(results: Iterable[Any], files: Sequence[str]) -> Iterator[Any]:
     """``results``, an error naming an input by the absolute path its task was given
     named as the user gave it (as the plain conversion names it)."""
-    from gecformats.convert.pipeline import _as_given as renamed
+    from gecformats.io import renamed
 
     try:
         yield from results

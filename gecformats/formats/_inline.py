@@ -3,9 +3,11 @@ annotator's edits of a document, so a writer picks the annotator to write."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from gecformats.errors import UsageError
 from gecformats.model import Document, Edit
 from gecformats.report import Report
 
@@ -30,6 +32,23 @@ def chosen_annotator(document: Document, annotator: int | None) -> int:
     if len(ids) > 1:
         raise ValueError(f"document {document.id}: {len(ids)} annotators; name one")
     return ids[0]
+
+
+def one_file(name: str, document: Document, written: int, corpus: str) -> None:
+    """Refuse to write ``document`` to the one annotated file ``name`` when that file cannot
+    hold it: it is not the first document (``written`` documents were), or it has several
+    annotators.  A user who names a file expects one file, not a folder of that name.
+
+    Raises:
+        UsageError: the message says what the data holds and to give a folder.
+    """
+    ids = annotators(document)
+    if written or len(ids) > 1:
+        what = "several documents" if written else f"{len(ids)} annotators"
+        folder = os.path.splitext(name)[0] or "OUT"
+        raise UsageError(f"{name}: one {corpus} annotated file holds one document of one "
+                         f"annotator, and the data has {what}: give a folder (e.g. {folder}/), "
+                         "which gets one file per document and annotator")
 
 
 def ordered_edits(document: Document, annotator: int, key: Callable[[Edit], Any]

@@ -168,10 +168,17 @@ def write(pairs: Iterable[Parallel], dest: str | os.PathLike[str], **_: Any) -> 
     reference``), both whole or not at all.  Each pair's first reference is the sentence; the
     source is what the edit makes of it.  Pairs without a reference, or with a tab or line
     break in a sentence, cannot be written (reported); later references are dropped
-    (reported)."""
+    (reported).
+
+    Raises:
+        UsageError: ``dest`` is standard output (``-``).
+    """
     report = Report()
     count = 0
     name = os.fspath(dest)
+    if name == "-":
+        raise UsageError("c4edits writes two files, OUT and OUT.text: give a path, not "
+                         "standard output")
     with atomic_output(name) as edits, atomic_output(name + ".text") as texts:
         for number, pair in enumerate(pairs, 1):
             refs = [r for r in pair.references if r is not None]
@@ -191,3 +198,9 @@ def write(pairs: Iterable[Parallel], dest: str | os.PathLike[str], **_: Any) -> 
             count += 1
     report.sentences = count
     return report
+
+
+def read_back(dest: str | os.PathLike[str]) -> Iterator[Parallel]:
+    """Read what :func:`write` wrote to ``dest``: the edit file with its text file
+    ``dest.text``."""
+    return read(dest, text=os.fspath(dest) + ".text")

@@ -57,16 +57,19 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from gecformats.errors import GecFormatError
-from gecformats.formats._inline import (annotators, chosen_annotator, ordered_edits,
+from gecformats.formats._inline import (annotators, chosen_annotator, one_file, ordered_edits,
                                         report_losses, same_text_groups)
 from gecformats.io import atomic_directory, atomic_output, decode_utf8
-from gecformats.model import Document, Edit, make_edit
+from gecformats.model import MAX_ANNOTATORS, Document, Edit, make_edit
 from gecformats.report import Report
 
 NAME = "cowsl2h"
 UNIT = "char"
 SUFFIXES: tuple[str, ...] = ()
 """None: the corpus' files end in ``.txt`` (and its typos), so the format is named."""
+ANNOTATORS = MAX_ANNOTATORS
+"""A folder holds any number of annotators (a file each), so a conversion gives the writer
+every annotator's edits."""
 
 MAX_DOCUMENT = 20_000_000
 """The most characters one annotated file may have (COWSL2H's largest has about 10,000)."""
@@ -257,13 +260,17 @@ def file_parts(path: str | os.PathLike[str]) -> tuple[str, str, str, int]:
 
     ``famous/F17/annotated/103377.F17_Famous.annotated (1).txt`` → ``("103377",
     "F17_Famous", "annotated", 1)``; ``…/a_personal/annotator2/129549.F17_FamousAPCL.txt``
-    → ``("129549", "F17_Famous", "a_personal", 1)``.  The corpus' typos (``annnotated``,
-    ``annotatede``) and a lower-case prompt are taken as they are.
+    → ``("129549", "F17_Famous", "a_personal", 1)``; ``0001.annotated (1).txt`` (what
+    :func:`write` names an essay without a name) → ``("0001", "", "annotated", 1)``.  The
+    corpus' typos (``annnotated``, ``annotatede``) and a lower-case prompt are taken as they
+    are.
     """
     p = Path(os.fspath(path))
     parts = p.name.split(".")
     id = parts[0]
     essay = parts[1] if len(parts) > 2 else ""
+    if len(parts) == 3 and essay.startswith("ann"):  # <id>.annotated.txt, as written for an
+        essay = ""                                    # essay without a name
     folders = p.parent.parts
     if "a_personal" in folders or "gender_number" in folders:
         layer = "a_personal" if "a_personal" in folders else "gender_number"
@@ -272,7 +279,8 @@ def file_parts(path: str | os.PathLike[str]) -> tuple[str, str, str, int]:
         annotator = int(k.group(1)) - 1 if k is not None and int(k.group(1)) >= 1 else 0
     else:
         layer = "verbs" if "verb" in p.name else "annotated"
-        annotator = 1 if "(1)" in p.name else 0
+        copy = re.search(r"\(([0-9]{1,3})\)", p.name)  # annotated (1).txt: annotator 1
+        annotator = int(copy.group(1)) if copy is not None else 0
     return id, essay, layer, annotator
 
 
@@ -547,16 +555,17 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str]) -> Report
         reported as dropped.
 
     Raises:
-        ValueError: a ``.txt`` file for more than one document or annotator, two files of
-            one name, an unsafe file name, or a document :func:`dumps` refuses.
+        UsageError: a ``.txt`` file given for more than one document or annotator (the
+            message says to give a folder).
+        ValueError: two files of one name, an unsafe file name, or a document :func:`dumps`
+            refuses.
     """
     report = Report()
     name = os.fspath(dest)
     if name.endswith(".txt") and not os.path.isdir(name):
         with atomic_output(name) as fh:
             for document in documents:
-                if report.sentences:
-                    raise ValueError(f"{name}: one .txt file holds one essay; write to a folder")
+                one_file(name, document, report.sentences, "COWSL2H")
                 report_losses(document, report)
                 k = annotators(document)
                 fh.write(("\ufeff" if document.meta.get(f"cowsl2h.bom.{k[0]}") else "")

@@ -29,8 +29,11 @@ UA-GEC's M2 files (``gec-*.test.m2``) open each document with a header block, ``
 and a noop line per annotator.  When a file's first block is such a header, every header is
 read as a document boundary, not a sentence: the sentences after it carry the document id
 in ``meta["document"]`` (and the header's annotators in ``meta["m2.document_header"]``), and
-the writer writes the header back before the document's first sentence.  A document
-header followed directly by another (a document without sentences) is not kept.
+the writer writes the header back before the document's first sentence.  A document without
+sentences (a header followed directly by another, or ending the file) is kept in the next
+sentence's ``meta["m2.empty_before"]`` (the last sentence's ``meta["m2.empty_after"]``) and
+written back where it was.  A sentence that would read back as a header (``S # 0001`` with
+no edit) cannot be written in such a file, nor first in any file: the writer refuses it.
 
 What a round trip cannot keep (documented losses, never silent in ``validate``): a ``noop``
 line of an annotator that also has edits, lines of several annotators interleaved within one
@@ -51,7 +54,7 @@ import io
 import os
 import re
 from collections.abc import Iterable, Iterator
-from typing import IO, Literal
+from typing import IO, Any, Literal
 
 from maxmatch import split_hypothesis
 
@@ -86,7 +89,8 @@ def read(source: Source) -> Iterator[Sentence]:
         GecFormatError: a line cannot be parsed (file, line and the problem are named).
         OSError: the file cannot be opened.
     """
-    for _number, _line, sentence, _edit_lines in _documents(_blocks(source, None)):
+    blocks = _documents(_blocks(source, None), source_name(source), None)
+    for _number, _line, sentence, _edit_lines in blocks:
         yield sentence
 
 
@@ -109,7 +113,8 @@ def read_checked(
         ``(sentence_number, sentence, edit_lines)``: the 1-based block number, the sentence,
         and for each annotator the line numbers of its edits (parallel to its edit tuple).
     """
-    for number, _line, sentence, edit_lines in _documents(_blocks(source, problems)):
+    blocks = _documents(_blocks(source, problems), source_name(source), problems)
+    for number, _line, sentence, edit_lines in blocks:
         yield number, sentence, edit_lines
 
 
@@ -133,6 +138,32 @@ def document_header(sentence: Sentence) -> str | None:
     return None
 
 
+EMPTY_BEFORE_META = "m2.empty_before"
+"""``Sentence.meta`` key of the UA-GEC M2 documents without a sentence that come right before
+the sentence's own document header, as ``ID:ANNOTATORS`` entries joined by ``;``
+(``0002:0,1;0003:0,1``)."""
+EMPTY_AFTER_META = "m2.empty_after"
+"""``Sentence.meta`` key of the UA-GEC M2 documents without a sentence that come after the
+sentence (on the file's last sentence), as for :data:`EMPTY_BEFORE_META`."""
+
+
+def empty_documents(sentence: Sentence | Any) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The UA-GEC M2 documents without a sentence before and after ``sentence``
+    (:data:`EMPTY_BEFORE_META`, :data:`EMPTY_AFTER_META`), each as ``(id, annotators)``
+    with the annotators comma-separated as in :data:`HEADER_META`."""
+    meta = sentence.meta
+    if EMPTY_BEFORE_META not in meta and EMPTY_AFTER_META not in meta:
+        return [], []
+    return (_empty_entries(meta.get(EMPTY_BEFORE_META)),
+            _empty_entries(meta.get(EMPTY_AFTER_META)))
+
+
+def _empty_entries(value: str | None) -> list[tuple[str, str]]:
+    if not value:
+        return []
+    return [(entry.partition(":")[0], entry.partition(":")[2]) for entry in value.split(";")]
+
+
 def with_document_headers(sentences: Iterable[Sentence]) -> Iterator[Sentence]:
     """``sentences`` with the UA-GEC M2 dialect's document headers: the first sentence of
     each document (:data:`DOCUMENT_META`, as the characters → tokens conversion names it)
@@ -150,33 +181,70 @@ def with_document_headers(sentences: Iterable[Sentence]) -> Iterator[Sentence]:
         yield sentence
 
 
-def _documents(blocks: Iterator[tuple[int, int, Sentence, dict[int, list[int]]]]
+def _documents(blocks: Iterator[tuple[int, int, Sentence, dict[int, list[int]]]],
+               name: str, problems: list[tuple[int, GecFormatError]] | None
                ) -> Iterator[tuple[int, int, Sentence, dict[int, list[int]]]]:
     """The UA-GEC M2 dialect: when the file's first block is a document header
     (:func:`document_header`), every header block is a document boundary, not a sentence:
     it is left out, and each sentence after it carries the document id and the header's
     annotators in its ``meta`` (:data:`DOCUMENT_META`; :data:`HEADER_META` on the
-    document's first sentence only), from which :func:`write` writes the header back.  Otherwise blocks pass unchanged (a sentence
-    ``S # 2019`` in another file stays a sentence)."""
+    document's first sentence only), from which :func:`write` writes the header back.
+    A document without sentences goes into the next sentence's :data:`EMPTY_BEFORE_META`,
+    or the last one's :data:`EMPTY_AFTER_META` (so in this dialect a sentence is given out
+    once the next block is read).  Otherwise blocks pass unchanged (a sentence ``S # 2019`` in another file stays
+    a sentence).
+
+    Raises:
+        GecFormatError: headers without any sentence in the file (nothing could keep them);
+            recorded in ``problems`` instead when it is a list.
+    """
     dialect: bool | None = None
     meta: dict[str, str] = {}
+    empty: list[str] = []  # documents without a sentence, before the next sentence
+    held: tuple[int, int, Sentence, dict[int, list[int]]] | None = None
+    first_header = (0, 0)
     for block in blocks:
         sentence = block[2]
         doc = document_header(sentence)
         if dialect is None:
             dialect = doc is not None
+            first_header = block[0], block[1]
         if dialect and doc is not None:
+            if HEADER_META in meta:  # the document before had no sentence
+                empty.append(f"{meta[DOCUMENT_META]}:{meta[HEADER_META]}")
             meta = {DOCUMENT_META: doc, HEADER_META: ",".join(map(str, sentence.annotators))}
             continue
-        if meta:
+        if not dialect:
+            yield block
+            continue
+        if held is not None:
+            yield held
+        if meta or empty:
+            extra = {EMPTY_BEFORE_META: ";".join(empty)} if empty else {}
             sentence = Sentence(sentence.source, sentence.annotators, sentence.id,
-                                {**sentence.meta, **meta}, sentence.targets)
+                                {**sentence.meta, **extra, **meta}, sentence.targets)
+            empty = []
             # the header goes with the document's first sentence only, so that a writer
             # given the sentences in parts (--shards) writes it once, where it was
-            meta = {DOCUMENT_META: meta[DOCUMENT_META]}
-            yield block[0], block[1], sentence, block[3]
-        else:
-            yield block
+            meta = {DOCUMENT_META: meta[DOCUMENT_META]} if meta else {}
+            block = (block[0], block[1], sentence, block[3])
+        held = block
+    if HEADER_META in meta:
+        empty.append(f"{meta[DOCUMENT_META]}:{meta[HEADER_META]}")
+    if empty and held is None:
+        error = GecFormatError("UA-GEC M2 document headers (S # NNNN) without any sentence: "
+                               "no document can be kept", name, first_header[1], "syntax")
+        if problems is None:
+            raise error
+        problems.append((first_header[0], error))
+    elif empty and held is not None:
+        sentence = held[2]
+        sentence = Sentence(sentence.source, sentence.annotators, sentence.id,
+                            {**sentence.meta, EMPTY_AFTER_META: ";".join(empty)},
+                            sentence.targets)
+        held = (held[0], held[1], sentence, held[3])
+    if held is not None:
+        yield held
 
 
 def _blocks(
@@ -586,11 +654,23 @@ def _write(
 ) -> None:
     check_options(deletion, targets)
     n = 0
+    dialect = False  # the file opens with a UA-GEC document header
     for n, sentence in enumerate(sentences, 1):
+        before, after = empty_documents(sentence)
         header = sentence.meta.get(HEADER_META)
+        if n == 1:
+            dialect = bool(before) or header is not None
+        if document_header(sentence) is not None and (dialect or n == 1):
+            raise ValueError(f"its tokens {' '.join(sentence.source)!r} without an edit would "
+                             "read back as a UA-GEC document header (S # NNNN), and the "
+                             "sentence would be lost; change the text (e.g. drop the space)")
+        for document, annotators in before:
+            fh.write(format_header(document, annotators))
         if header is not None:
             fh.write(format_header(sentence.meta.get(DOCUMENT_META) or "", header))
         fh.write(format_sentence(sentence, deletion=deletion, targets=targets, report=report, number=n))
+        for document, annotators in after:
+            fh.write(format_header(document, annotators))
     report.sentences = n
 
 

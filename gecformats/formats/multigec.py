@@ -433,6 +433,15 @@ def reference_path(dest: str | os.PathLike[str], k: int) -> Path:
     return path.with_name(f"{stem}.ref{k + 1}.md")
 
 
+def read_back(dest: str | os.PathLike[str]) -> Iterator[Parallel]:
+    """Read what :func:`write` wrote to ``dest``: the original and the reference files
+    beside it (:func:`reference_path`, ``ref1``, ``ref2`` … while they exist)."""
+    refs: list[Path] = []
+    while reference_path(dest, len(refs)).is_file():
+        refs.append(reference_path(dest, len(refs)))
+    return read(dest, refs)
+
+
 def format_essay(ident: str, text: str) -> str:
     """One essay as ``dict_to_md`` writes it: ``### essay_id = ID\\nTEXT\\n\\n``."""
     return f"{HEADER}{ident}\n{text}\n\n"

@@ -55,7 +55,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from gecformats.errors import GecFormatError
-from gecformats.formats._inline import (annotators, chosen_annotator, ordered_edits,
+from gecformats.formats._inline import (annotators, chosen_annotator, one_file, ordered_edits,
                                         report_losses, same_text_groups)
 from gecformats.io import atomic_directory, atomic_output, decode_utf8
 from gecformats.model import MAX_ANNOTATORS, Document, Edit, make_edit
@@ -66,6 +66,9 @@ UNIT = "char"
 SUFFIXES: tuple[str, ...] = (".ann",)
 """``.ann``; a CoNLL annotation file (``.conll.ann``) is refused with a pointer to its
 ``.conll`` file."""
+ANNOTATORS = MAX_ANNOTATORS
+"""A folder holds any number of annotators (a file each), so a conversion gives the writer
+every annotator's edits."""
 
 ANNOTATION = re.compile(r"\{([^{]*)=>(.*?)(:::[^:][^}]*)?\}")
 """UA-GEC's own annotation pattern (``ua_gec.AnnotatedText``, used with ``finditer``):
@@ -209,7 +212,7 @@ def _edit(match: re.Match[str], start: int, end: int, annotator: int, name: str,
     etype = ""
     if tail is not None:
         body = tail[3:]
-        if body.startswith("error_type=") and ":::" not in body:
+        if body.startswith("error_type=") and ":::" not in body and body != "error_type=":
             etype = body[len("error_type="):]
         else:
             meta.append(("uagec.meta", body))
@@ -405,22 +408,19 @@ def write(documents: Iterable[Document], dest: str | os.PathLike[str]) -> Report
         reported as dropped.
 
     Raises:
-        ValueError: a ``.ann`` file given for more than one document or annotator, two
-            files of the same name, or a document :func:`dumps` refuses.
+        UsageError: a ``.ann`` file given for more than one document or annotator (the
+            message says to give a folder).
+        ValueError: two files of the same name, or a document :func:`dumps` refuses.
     """
     report = Report()
     name = os.fspath(dest)
     if name.endswith(".ann") and not os.path.isdir(name):
-        written = 0
         with atomic_output(name) as fh:
             for document in documents:
-                written += 1
-                if written > 1:
-                    raise ValueError(f"{name}: one .ann file holds one document; write to a "
-                                     "folder")
+                one_file(name, document, report.sentences, "UA-GEC")
                 report_losses(document, report)
                 fh.write(dumps(document))
-        report.sentences = written
+                report.sentences += 1
         return report
     with atomic_directory(dest) as tmp:
         seen: set[str] = set()

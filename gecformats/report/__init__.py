@@ -74,12 +74,15 @@ class Report:
             written for an annotator absent from a sentence).
         conversion: set by :func:`gecformats.convert.convert` when the conversion changed
             the offset unit: the :class:`~gecformats.convert.retokenize.ConversionReport`.
+        counts: set by :func:`gecformats.convert.convert`: what was read and what was
+            written (:class:`~gecformats.convert.counts.ConversionCounts`).
     """
 
     sentences: int = 0
     dropped: Tally = field(default_factory=Tally)
     notes: Tally = field(default_factory=Tally)
     conversion: Any = None
+    counts: Any = None
 
     def note(self, what: str, example: str, count: int = 1) -> None:
         """Record ``count`` events ``what`` that lose nothing but are worth saying (an absent
@@ -92,6 +95,10 @@ class Report:
         self.sentences += other.sentences
         self.dropped.merge(other.dropped)
         self.notes.merge(other.notes)
+        if other.counts is not None:
+            if self.counts is None:
+                self.counts = type(other.counts)()
+            self.counts.merge(other.counts)
 
     def drop(self, what: str, example: str, count: int = 1) -> None:
         """Record that ``count`` items of kind ``what`` were dropped; keep ``example``."""
@@ -116,3 +123,18 @@ class Report:
         for what, count in self.notes.counts.items():
             out.append(f"{count} {what} (first: {'; '.join(self.notes.examples[what])})")
         return out
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    """A conversion's report as JSON-ready data: the conversion's own report when there is
+    one (:meth:`to_dict` of a character → token or extraction report), then ``read``,
+    ``written`` and ``difference`` (read minus written: positive is lost) of its counts,
+    and what the writer dropped and noted (``writer_dropped``, ``writer_notes``: counts by
+    description)."""
+    out: dict[str, Any] = dict(report.conversion.to_dict()) if report.conversion is not None \
+        else {}
+    if report.counts is not None:
+        out.update(report.counts.to_dict())
+    out["writer_dropped"] = dict(report.dropped.counts)
+    out["writer_notes"] = dict(report.notes.counts)
+    return out
