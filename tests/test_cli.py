@@ -414,3 +414,56 @@ def test_a_command_that_cannot_read_the_suggested_format_says_so(tmp_path: Path)
     assert "--gold-format parallel" not in err
     code, _, err = run("refs", plain)
     assert code == 2 and "(it reads: ixml, m2, conll)" in err
+
+
+# ------------------------------------------------- convert: what is lost is said (issue 34)
+
+UAGEC_M2 = FIXTURES / "uagec" / "sample.m2"  # two documents, two annotators
+
+
+def test_convert_says_what_the_output_lost_even_with_q(tmp_path: Path) -> None:
+    code, out, err = run("convert", UAGEC_M2, tmp_path / "hoo", "--to", "hoo2011", "-q")
+    assert code == 0 and out == ""
+    assert err == ("gecformats: the output holds other numbers than the input: 2 → 1 "
+                   "annotators, 3 → 2 edits (every count with --report R.json; --strict "
+                   "refuses this)\n")
+    code, out, err = run("convert", UAGEC_M2, tmp_path / "same.m2", "-q")
+    assert code == 0 and err == ""
+
+
+def test_convert_report_has_the_counts_of_every_conversion(tmp_path: Path) -> None:
+    """--report wrote nothing for a conversion without a change of unit (M2 → UA-GEC)."""
+    code, _, err = run("convert", UAGEC_M2, tmp_path / "hoo", "--to", "hoo2011",
+                       "--report", tmp_path / "r.json")
+    assert code == 0 and f"every count in {tmp_path / 'r.json'}" in err
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert report["read"] == {"sentences": 3, "documents": 2, "annotators": 2, "edits": 3,
+                              "alternatives": 0}
+    assert report["written"] == {"sentences": None, "documents": 2, "annotators": 1,
+                                 "edits": 2, "alternatives": 0}
+    assert report["difference"] == {"annotators": 1, "edits": 1}
+    assert run("convert", UAGEC_M2, tmp_path / "out", "--to", "uagec", "--report",
+               tmp_path / "u.json")[0] == 0
+    assert json.loads((tmp_path / "u.json").read_text(encoding="utf-8"))["difference"] == {}
+
+
+def test_convert_strict_refuses_a_loss_and_writes_nothing(tmp_path: Path) -> None:
+    code, _, err = run("convert", UAGEC_M2, tmp_path / "hoo", "--to", "hoo2011", "--strict")
+    assert code == 1 and "--strict: the conversion would lose something (2 → 1 annotators, " \
+        "3 → 2 edits), so nothing is written" in err
+    assert list(tmp_path.iterdir()) == []
+    assert run("convert", UAGEC_M2, tmp_path / "out", "--to", "uagec", "--strict")[0] == 0
+    code, _, err = run("convert", UAGEC_M2, tmp_path / "parts", "--to", "m2", "--shards", "2",
+                       "--strict")
+    assert code == 2 and "--strict" in err and not (tmp_path / "parts").exists()
+
+
+def test_convert_to_standard_output_is_counted_and_whole_or_nothing(tmp_path: Path) -> None:
+    code, out, err = run("convert", UAGEC_M2, "-", "--to", "tsv", "-q")
+    assert code == 0 and out.count("\n") == 3
+    assert "2 → 1 documents" in err  # tsv keeps no document boundaries
+    bad = tmp_path / "bad.m2"
+    bad.write_text("S a b\nA 0 1|||X|||c|||REQUIRED|||-NONE-|||0\n\nS c\ngarbage\n",
+                   encoding="utf-8")
+    code, out, err = run("convert", bad, "-", "--to", "m2")
+    assert code == 1 and out == "" and "garbage" in err

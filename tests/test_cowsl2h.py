@@ -268,3 +268,64 @@ def test_a_utf8_error_is_named_alike_in_the_crlf_twin(tmp_path: Path) -> None:
             list(cowsl2h.read(path))
         messages.append((caught.value.line, caught.value.message))
     assert messages[0] == messages[1] == (2, "not valid UTF-8 (byte 10 of the line)")
+
+
+# ------------------------------------------------------------- issue 34: nothing lost
+
+
+def test_m2_to_annotated_files_writes_every_annotator(tmp_path: Path) -> None:
+    """Issue 34, item 3: M2 → COWSL2H kept annotator 0 only (2,094 edits of the corpus'
+    second annotators lost, exit 0).  Each annotator gets its file, named as the corpus
+    names a second annotation (``annotated (1).txt``), which reads back as annotator 1."""
+    (tmp_path / "in.m2").write_text(
+        "S Ella es alto .\nA 2 3|||ga:adj|||alta|||REQUIRED|||-NONE-|||0\n"
+        "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n\n"
+        "S Yo como .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+        "A 1 2|||conf:v|||bebo|||REQUIRED|||-NONE-|||1\n\n", encoding="utf-8")
+    report = convert(tmp_path / "in.m2", tmp_path / "out", to_format="cowsl2h")
+    out = tmp_path / "out"
+    assert sorted(p.name for p in out.iterdir()) == ["0001.annotated (1).txt",
+                                                     "0001.annotated.txt"]
+    assert (out / "0001.annotated.txt").read_text(encoding="utf-8") == \
+        "Ella es [alto]{alta}<ga:adj> .\nYo como ."
+    assert (out / "0001.annotated (1).txt").read_text(encoding="utf-8") == \
+        "Ella es alto .\nYo [como]{bebo}<conf:v> ."
+    assert report.counts.difference == {} and report.counts.written.edits == 2
+    [document] = cowsl2h.read(out)
+    assert document.meta["annotators"] == "0,1"
+    with pytest.raises(UsageError, match="give a folder"):
+        convert(tmp_path / "in.m2", tmp_path / "one.txt", to_format="cowsl2h")
+
+
+def test_a_third_annotator_reads_back_as_itself(tmp_path: Path) -> None:
+    """``annotated (2).txt`` is annotator 2 (it was taken for annotator 0, so a written
+    folder of three annotators did not read back)."""
+    assert cowsl2h.file_parts("7.F17_Famous.annotated (2).txt")[3] == 2
+    assert cowsl2h.file_parts("0001.annotated (1).txt") == ("0001", "", "annotated", 1)
+    doc = Document("a b", tuple(Edit(0, 1, (("x",),), "t", annotator=k) for k in range(3)),
+                   meta={"annotators": "0,1,2"})
+    cowsl2h.write([doc], tmp_path / "out")
+    [again] = cowsl2h.read(tmp_path / "out")
+    assert again.meta["annotators"] == "0,1,2" and len(again.edits) == 3
+
+
+def test_corpus_m2_of_the_annotated_files_converts_back_without_loss(tmp_path: Path) -> None:
+    folder = shared_file("corpora/cowsl2h/famous/F17/annotated")
+    convert(folder, tmp_path / "f17.m2", from_format="cowsl2h", tokenizer="unicode")
+    report = convert(tmp_path / "f17.m2", tmp_path / "out", to_format="cowsl2h")
+    assert report.counts.difference == {}
+    assert report.counts.written.annotators == 2
+    assert report.counts.written.edits == report.counts.read.edits > 4000
+
+
+def test_an_error_names_the_output_folder_not_its_temporary_one(tmp_path: Path) -> None:
+    """Fuzz case: an essay id too long for a file name made the error name the writer's
+    temporary folder (``.out.abc123.tmp/…``); it names the folder the user gave."""
+    (tmp_path / "x.csv").write_text(f"id,prompt,quarter,updated anntoation ann1\n{'a' * 300},"
+                                    "p,q,Hola [el]{la}<ga:det> casa\n", encoding="utf-8")
+    with pytest.raises(OSError) as caught:
+        convert(tmp_path / "x.csv", tmp_path / "out", from_format="cowsl2h",
+                to_format="cowsl2h")
+    assert caught.value.filename.startswith(str(tmp_path / "out" / ("a" * 300)))
+    assert ".tmp" not in caught.value.filename
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.csv"]

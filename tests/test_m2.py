@@ -12,6 +12,7 @@ from conftest import FIXTURES, shared_file
 from gecformats.errors import GecFormatError
 from gecformats.formats import m2
 from gecformats.model import Edit, Sentence, Target
+from gecformats.validate import validate
 
 DIALECT_FIXTURES = sorted(p for p in (FIXTURES / "m2").iterdir() if p.is_file())
 
@@ -400,3 +401,47 @@ def test_reading_leaves_the_callers_binary_stream_open() -> None:
     assert list(m2.read(stream)) == m2.parse(CLEAN)
     gc.collect()  # a text wrapper that was closed or collected must not close the stream
     assert not stream.closed
+
+
+# ------------------------------------------------- UA-GEC documents: nothing lost (issue 34)
+
+_NOOP = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+
+
+@pytest.mark.parametrize("ids", [["0001", "0002"], ["0001", "0002", "0003", "0004"]])
+def test_uagec_documents_without_sentences_round_trip(ids: list[str]) -> None:
+    """Fuzz case: ``S # 0002`` followed by nothing (or by another header) was lost in
+    M2 → M2 while validate said "no problems"; it is kept where it was."""
+    first, *empty = ids
+    text = (f"S # {first}\n{_NOOP}\nS a b\nA 0 1|||X|||c|||REQUIRED|||-NONE-|||0\n\n"
+            + "".join(f"S # {d}\n{_NOOP}\n" for d in empty[:1])
+            + (f"S c\n{_NOOP}\n" if len(empty) > 1 else "")
+            + "".join(f"S # {d}\n{_NOOP}\n" for d in empty[1:]))
+    sentences = m2.parse(text)
+    assert m2.dumps(sentences) == text
+    for cut in range(len(sentences) + 1):  # written in parts (--shards), the same text
+        assert m2.dumps(sentences[:cut]) + m2.dumps(sentences[cut:]) == text
+
+
+def test_uagec_headers_without_any_sentence_are_refused(tmp_path: Path) -> None:
+    text = f"S # 0001\n{_NOOP}\nS # 0002\n{_NOOP}\n"
+    with pytest.raises(GecFormatError, match="without any sentence: no document can be kept"):
+        m2.parse(text)
+    (tmp_path / "h.m2").write_text(text, encoding="utf-8")
+    [problem] = list(validate(tmp_path / "h.m2"))
+    assert problem.line == 1 and "without any sentence" in problem.message
+
+
+def test_a_sentence_that_would_read_back_as_a_header_is_refused() -> None:
+    """A ``# NNNN`` sentence without an edit first in a file, or anywhere in a file of UA-GEC
+    documents, would read back as a document header: the writer refuses it."""
+    looks = Sentence(("#", "0001"), {0: ()})
+    for sentences in ([looks], [Sentence(("a",), {0: ()}, meta={"document": "0001",
+                                                               "m2.document_header": "0"}),
+                                looks]):
+        with pytest.raises(ValueError, match="would read back as a UA-GEC document header"):
+            m2.dumps(sentences)
+    text = m2.dumps([Sentence(("a",), {0: ()}), looks])  # elsewhere it stays a sentence
+    assert [s.source for s in m2.parse(text)] == [("a",), ("#", "0001")]
+    edited = Sentence(("#", "0001"), {0: (Edit(0, 1, (("x",),)),)})
+    assert m2.parse(m2.dumps([edited])) == [edited]

@@ -411,3 +411,19 @@ def test_bad_data_leaves_nothing_behind(tmp_path):
     with pytest.raises(GecFormatError, match="no line has a reference column"):
         convert(str(src), out, to_format="m2", tokenizer="space", shards=2)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("shards", [1, 3, 0])
+def test_sharded_runs_count_as_the_plain_run(tmp_path, inputs, shards):
+    """Issue 34: a sharded run reports what it read and what its parts hold, as the plain
+    conversion of the same input does."""
+    folder, _ = inputs
+    plain = convert(tmp_path / "whole.tsv", tmp_path / "plain.m2", tokenizer="space")
+    report = convert(str(folder / "*.tsv"), tmp_path / "out", to_format="m2",
+                     tokenizer="space", shards=shards)
+    expected = plain.counts.to_dict()
+    if shards == 0:  # four input files: four documents, each its own part
+        for side in ("read", "written"):
+            expected[side]["documents"] = 4
+    assert report.counts.to_dict() == expected
+    assert expected["read"]["sentences"] == expected["written"]["sentences"] == 23

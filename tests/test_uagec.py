@@ -222,3 +222,70 @@ def test_annotated_text_to_m2_opens_each_document_with_its_header(tmp_path: Path
     back = list(m2.read(out))
     assert {s.meta["document"] for s in back} == {"0001", "0002"}
     assert all(not s.source[:1] == ("#",) for s in back)
+
+
+# ------------------------------------------------------------- issue 34: nothing lost
+
+
+def test_an_empty_error_type_round_trips(tmp_path: Path) -> None:
+    """Fuzz case: ``{a=>b:::error_type=}`` came back without ``:::error_type=``."""
+    text = "Він {прийшов=>прийшла:::error_type=} {додому=>додому.} вчора{=>.:::error_type=P}\n"
+    doc = uagec.parse(text)
+    assert [e.type for e in doc.edits] == ["", "", "P"]
+    assert uagec.dumps(doc) == text
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "0001.a1.ann").write_text(text, encoding="utf-8")
+    convert(tmp_path / "in", tmp_path / "out", from_format="uagec", to_format="uagec")
+    assert (tmp_path / "out" / "0001.a1.ann").read_text(encoding="utf-8") == text
+
+
+def test_a_text_line_that_looks_like_a_header_is_refused_not_lost(tmp_path: Path) -> None:
+    """Fuzz case: a line ``# 0001`` of an .ann file became ``S # 0001`` with noop lines in
+    the M2, which reads back as a document header: its sentence disappeared (stats: 1 of
+    2).  The M2 cannot hold it, so the conversion is refused, naming it."""
+    ann = tmp_path / "0001.a1.ann"
+    ann.write_text("Перше речення.\n# 0001\nДруге {речення=>речення.:::error_type=S}\n",
+                   encoding="utf-8")
+    with pytest.raises(GecFormatError, match=r"sentence 2 cannot be written as m2: its tokens "
+                       r"'# 0001' .* would read back as a UA-GEC document header"):
+        convert(ann, tmp_path / "out.m2", tokenizer="space", sentences="lines")
+    assert not (tmp_path / "out.m2").exists()
+    ann.write_text("Перше речення.\n# 0001 {=>!:::error_type=P}\n", encoding="utf-8")
+    report = convert(ann, tmp_path / "out.m2", tokenizer="space", sentences="lines")
+    assert report.counts.written.sentences == 2  # with an edit it is no header
+
+
+def test_m2_to_annotated_text_writes_each_document_and_annotator(tmp_path: Path) -> None:
+    """Issue 34, item 3: M2 → UA-GEC kept annotator 0 and merged every document into one
+    file (896 UA-GEC edits lost, exit 0).  Each S # NNNN document gets a file per annotator,
+    named as in the corpus' annotated/ folder."""
+    report = convert(FIXTURES / "sample.m2", tmp_path / "out", to_format="uagec")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "0001.a1.ann", "0001.a2.ann", "0002.a1.ann", "0002.a2.ann"]
+    assert (tmp_path / "out" / "0002.a1.ann").read_text(encoding="utf-8") == \
+        "Друге есе{=>.:::error_type=Punctuation}"
+    assert (tmp_path / "out" / "0002.a2.ann").read_text(encoding="utf-8") == "Друге есе"
+    assert report.counts.difference == {} and report.counts.written.edits == 3
+    with pytest.raises(GecFormatError, match="give a folder"):
+        convert(FIXTURES / "sample.m2", tmp_path / "one.ann")
+    assert not (tmp_path / "one.ann").exists()
+
+
+def test_corpus_m2_to_annotated_text_keeps_every_edit(tmp_path: Path) -> None:
+    m2_file = shared_file("corpora/ua-gec/data/gec-only/test/gec-only.test.subset.m2")
+    report = convert(m2_file, tmp_path / "out", to_format="uagec")
+    assert report.counts.difference == {}
+    assert report.counts.written.to_dict() == {"sentences": None, "documents": 60,
+                                               "annotators": 2, "edits": 730 + 896,
+                                               "alternatives": 0}
+    assert len(list((tmp_path / "out").glob("*.ann"))) == 120
+
+
+def test_an_empty_m2_document_becomes_empty_files(tmp_path: Path) -> None:
+    noop = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+    (tmp_path / "in.m2").write_text(f"S # 0001\n{noop}\nS a b\n{noop}\nS # 0002\n{noop}\n",
+                                    encoding="utf-8")
+    report = convert(tmp_path / "in.m2", tmp_path / "out", to_format="uagec")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["0001.a1.ann", "0002.a1.ann"]
+    assert (tmp_path / "out" / "0002.a1.ann").read_text(encoding="utf-8") == ""
+    assert report.counts.difference == {} and report.counts.read.documents == 2
