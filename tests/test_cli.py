@@ -424,9 +424,8 @@ UAGEC_M2 = FIXTURES / "uagec" / "sample.m2"  # two documents, two annotators
 def test_convert_says_what_the_output_lost_even_with_q(tmp_path: Path) -> None:
     code, out, err = run("convert", UAGEC_M2, tmp_path / "hoo", "--to", "hoo2011", "-q")
     assert code == 0 and out == ""
-    assert err == ("gecformats: the output holds other numbers than the input: 2 → 1 "
-                   "annotators, 3 → 2 edits (every count with --report R.json; --strict "
-                   "refuses this)\n")
+    assert err == ("gecformats: the output holds fewer than the input: 2 → 1 annotators, "
+                   "3 → 2 edits (every count with --report R.json; --strict refuses this)\n")
     code, out, err = run("convert", UAGEC_M2, tmp_path / "same.m2", "-q")
     assert code == 0 and err == ""
 
@@ -453,6 +452,12 @@ def test_convert_strict_refuses_a_loss_and_writes_nothing(tmp_path: Path) -> Non
         "3 → 2 edits), so nothing is written" in err
     assert list(tmp_path.iterdir()) == []
     assert run("convert", UAGEC_M2, tmp_path / "out", "--to", "uagec", "--strict")[0] == 0
+    # more in the output is said, not refused: --text cuts one M2 file into its documents
+    run("convert", FIXTURES / "hoo2011", tmp_path / "hoo.m2", "--from", "hoo2011")
+    code, _, err = run("convert", tmp_path / "hoo.m2", tmp_path / "back", "--to", "hoo2011",
+                       "--text", FIXTURES / "hoo2011" / "Raw", "--strict")
+    assert code == 0 and "the output holds more than the input: 1 → 2 documents (every " \
+        "count with --report R.json)\n" in err
     code, _, err = run("convert", UAGEC_M2, tmp_path / "parts", "--to", "m2", "--shards", "2",
                        "--strict")
     assert code == 2 and "--strict" in err and not (tmp_path / "parts").exists()

@@ -287,11 +287,14 @@ def _print_report(report: Any, output: str, to_name: str, report_path: str | Non
     # -q keeps the summary when it tells of something dropped
     if report.conversion is not None and (not quiet or report.conversion.dropped):
         typer.echo(f"gecformats: {_conversion_summary(report.conversion, report_path)}", err=True)
-    if report.counts is not None and report.counts.difference:  # even with -q
+    if report.counts is not None:  # even with -q
         where = f"every count in {report_path}" if report_path is not None \
             else "every count with --report R.json"
-        typer.echo(f"gecformats: the output holds other numbers than the input: "
-                   f"{report.counts.summary()} ({where}; --strict refuses this)", err=True)
+        for lost, what, strict in ((True, "fewer", "; --strict refuses this"), (False, "more", "")):
+            line = report.counts.summary(lost=lost)
+            if line:
+                typer.echo(f"gecformats: the output holds {what} than the input: {line} "
+                           f"({where}{strict})", err=True)
     overlaps = _kept_overlaps(report.conversion)
     if overlaps:
         typer.echo(f"gecformats: warning: {overlaps} sentences keep overlapping edits of one "

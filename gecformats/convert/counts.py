@@ -29,8 +29,9 @@ conversion, a writer), today and in formats still to come.  The cost is one more
 the output, in linear time, which is small beside the conversion.
 
 Where both sides have a number and the numbers differ, the difference (read minus
-written: positive is lost) is the conversion's: ``convert`` prints it, even with ``-q``,
-writes it to ``--report`` and, with ``--strict``, refuses the conversion.
+written: positive is lost) is the conversion's: ``convert`` prints it, even with ``-q``, and
+writes it to ``--report``; with ``--strict`` a loss refuses the conversion (an output that
+holds more, such as the documents ``--text`` cuts an M2 file into, is said, not refused).
 """
 
 from __future__ import annotations
@@ -153,15 +154,22 @@ class ConversionCounts:
                 out[d] = a - b
         return out
 
+    @property
+    def lost(self) -> dict[str, int]:
+        """The differences where the output holds fewer than the input (what ``--strict``
+        refuses)."""
+        return {d: n for d, n in self.difference.items() if n > 0}
+
     def merge(self, other: ConversionCounts) -> None:
         """Add the counts of ``other``, the conversion of the next part."""
         self.read.merge(other.read)
         self.written.merge(other.written)
 
-    def summary(self) -> str:
-        """The differences in one line (``1626 → 730 edits, 2 → 1 annotators``), or ``""``."""
+    def summary(self, lost: bool | None = None) -> str:
+        """The differences in one line (``2 → 1 annotators, 1626 → 730 edits``), or ``""``;
+        only the losses (``lost=True``) or only the gains (``False``)."""
         return ", ".join(f"{self.read.get(d)} → {self.written.get(d)} {d}"
-                         for d in self.difference)
+                         for d, n in self.difference.items() if lost is None or lost == (n > 0))
 
     def to_dict(self) -> dict[str, Any]:
         """``read``, ``written`` and ``difference`` (read minus written) as JSON-ready data."""

@@ -119,8 +119,9 @@ def convert(
             ``source`` once; ``source`` may then also be a glob pattern of input files,
             read in name order; 0: one part per input file.
         resume: with ``shards``: continue an earlier run into the same folder.
-        strict: refuse a conversion that loses anything (counts that differ, what the
-            writer or the conversion reports dropped); nothing is written.  Not with
+        strict: refuse a conversion that loses anything (a count lower in the output
+            than in the input, what the writer or the conversion reports dropped); nothing
+            is written.  Not with
             ``shards``, whose parts appear as they are written.
         options: reader options (``refs``, ``strip_edges``, ``ann``, ``alt``, ``unit``) and writer options of the
             output format (e.g. ``deletion``, ``targets`` for M2).
@@ -399,12 +400,12 @@ def _refuse_losses(report: Report) -> None:
     """Refuse a conversion that lost something (``--strict``).
 
     Raises:
-        GecFormatError: the counts differ, or the writer or the conversion dropped
-            something; the message says what.
+        GecFormatError: the output holds fewer of something than the input, or the
+            writer or the conversion dropped something; the message says what.
     """
     lost = []
-    if report.counts is not None and report.counts.difference:
-        lost.append(report.counts.summary())
+    if report.counts is not None and report.counts.lost:
+        lost.append(report.counts.summary(lost=True))
     lost += [f"{loss.count} {what}" for what, loss in report.losses.items()]
     dropped = getattr(report.conversion, "dropped", 0)
     if dropped:
