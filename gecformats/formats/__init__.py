@@ -7,6 +7,12 @@ Every format module satisfies the :class:`Format` protocol: ``NAME``, ``SUFFIXES
 (``parallel``, ``tsv``, ``nlpcc``, ``cherrant``, ``UNIT = "text"``) read and write
 :class:`~gecformats.model.Parallel` s.  A format without suffixes (``parallel``,
 ``cherrant``) is only used when named.
+
+Optional module attributes: ``ANNOTATORS``, how many annotators one output holds (a
+conversion from tokens to characters gives a format with more than one every annotator's
+edits, the others annotator 0's); ``read_back(dest)``, how to read what ``write`` wrote to
+``dest`` when ``read(dest)`` alone does not (C4's text file, MultiGEC's reference files
+beside it), which :mod:`gecformats.convert.counts` uses to count every output.
 """
 
 from __future__ import annotations
