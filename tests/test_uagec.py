@@ -289,3 +289,18 @@ def test_an_empty_m2_document_becomes_empty_files(tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["0001.a1.ann", "0002.a1.ann"]
     assert (tmp_path / "out" / "0002.a1.ann").read_text(encoding="utf-8") == ""
     assert report.counts.difference == {} and report.counts.read.documents == 2
+
+
+def test_two_insertions_at_one_point_are_refused_naming_the_document(tmp_path: Path) -> None:
+    """UA-GEC's M2 may hold two insertions at one point (gec-fluency 0109, 0212, 0470),
+    which its annotated text cannot (its parser refuses them): the conversion is refused,
+    naming the document and annotator, not ``<string>:4``."""
+    (tmp_path / "in.m2").write_text(
+        "S # 0007\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+        "S a b\nA 1 1|||P|||y|||REQUIRED|||-NONE-|||0\nA 1 1|||O|||x|||REQUIRED|||-NONE-|||0\n\n",
+        encoding="utf-8")
+    with pytest.raises(GecFormatError, match=r"document 1 cannot be written as uagec: document "
+                       r"0007, annotator 1: cannot be written as UA-GEC annotated text: two "
+                       r"insertions at one point"):
+        convert(tmp_path / "in.m2", tmp_path / "out", to_format="uagec")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.m2"]

@@ -369,7 +369,11 @@ def dumps(document: Document, annotator: int | None = None) -> str:
         pos = edit.end
     out.append(_outside(text, pos, len(text), escaped))
     written = "".join(out)
-    again = parse(written, id=document.id, annotator=annotator)
+    try:
+        again = parse(written, id=document.id, annotator=annotator)
+    except GecFormatError as exc:  # (its line is the written text's, not the input's)
+        raise ValueError(f"document {document.id}, annotator {annotator + 1}: cannot be "
+                         f"written as UA-GEC annotated text: {exc.message}") from None
     if again.text != text or [(e.start, e.end, e.corrections, e.type) for e in again.edits] != \
             [(e.start, e.end, e.corrections, e.type) for e in edits]:
         raise ValueError(f"document {document.id}: cannot be written as UA-GEC annotated text "
