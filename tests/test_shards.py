@@ -427,3 +427,20 @@ def test_sharded_runs_count_as_the_plain_run(tmp_path, inputs, shards):
             expected[side]["documents"] = 4
     assert report.counts.to_dict() == expected
     assert expected["read"]["sentences"] == expected["written"]["sentences"] == 23
+
+
+@pytest.mark.parametrize("writer", [w for w in ("m2", "jfleg", "ixml", "nucle", "bea", "tsv",
+                                                "nlpcc", "cherrant", "c4edits", "multigec")])
+def test_parts_are_counted_as_one_output(tmp_path, writer):
+    """The parts of an M2 of UA-GEC documents begin inside a document, whose header only
+    the part before has: read one by one they would show other sentences and documents.
+    Counted as one output (joined; parts that are files of their own one by one), every
+    sharded output counts as the plain one."""
+    from gecformats import formats
+
+    source = FIXTURES / "uagec" / "sample.m2"
+    suffix = formats.get(writer).SUFFIXES[:1] or ("",)
+    plain = convert(source, tmp_path / f"plain{suffix[0]}", to_format=writer)
+    for shards in (2, 3):
+        report = convert(source, tmp_path / f"s{shards}", to_format=writer, shards=shards)
+        assert report.counts.to_dict() == plain.counts.to_dict()

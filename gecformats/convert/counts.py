@@ -185,11 +185,11 @@ def count(items: Iterable[Any]) -> Counts:
     return counts
 
 
-def count_output(writer: Any, paths: Iterable[str]) -> Counts:
+def count_output(writer: Any, paths: Iterable[Any]) -> Counts:
     """The counts of what ``writer`` wrote to ``paths`` (its output, or its parts in
-    order), read back by the format's own reader: its ``read_back(path)`` where the format
-    has one (a format whose files need the files written beside them, such as C4's text
-    file), else ``read(path)``.
+    order; paths or open files), read back by the format's own reader: its
+    ``read_back(path)`` where the format has one (a format whose files need the files
+    written beside them, such as C4's text file), else ``read(path)``.
 
     Raises:
         GecFormatError: the output does not read back (from the reader).

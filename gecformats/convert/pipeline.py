@@ -152,7 +152,9 @@ def convert(
                              "writes its parts as it goes: leave out one of them")
         report = _convert(source, dest, read, **given, **options)
         if report.counts is None:  # (--shards 0 brings the parts' counts)
-            report.counts = ConversionCounts(read, count_output(writer, _parts(dest)))
+            from gecformats.convert.shards import count_parts
+
+            report.counts = ConversionCounts(read, count_parts(writer, dest))
         return report
     if not isinstance(dest, (str, os.PathLike)):  # an open file: nothing to read back
         return _convert(source, dest, read, **given, **options)
@@ -386,14 +388,6 @@ def _read_back(writer: Any, written: str) -> Counts:
     except GecFormatError as exc:
         raise GecFormatError(f"the output does not read back as {writer.NAME}, so it is not "
                              f"written: {exc}", written) from None
-
-
-def _parts(dest: str | os.PathLike[str]) -> list[str]:
-    """The part files of a sharded output, in order (from its manifest)."""
-    from gecformats.convert.shards import read_manifest
-
-    manifest = read_manifest(dest) or {}
-    return [os.path.join(dest, str(part["name"])) for part in manifest.get("parts", [])]
 
 
 def _refuse_losses(report: Report) -> None:

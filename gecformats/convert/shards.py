@@ -40,6 +40,7 @@ resumed.
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import json
 import os
@@ -327,6 +328,59 @@ def write_sharded(
         manifest["complete"] = True
         write_json(manifest, folder / MANIFEST)
     return report
+
+
+def count_parts(writer: Any, folder: str | os.PathLike[str]) -> Any:
+    """What the parts of a sharded output hold, counted as one output
+    (:class:`~gecformats.convert.counts.Counts`): the parts joined in order, read back as
+    one stream by the format's reader (a part may begin inside a UA-GEC M2 document, whose
+    header only the part before has), else, for a format whose parts are files of their own
+    (I-measure XML, or a reader that needs a path: BEA JSON, C4's edit and text files), each
+    part read back on its own.
+
+    Raises:
+        GecFormatError: a part does not read back.
+    """
+    from gecformats.convert.counts import count_output
+
+    manifest = read_manifest(folder) or {}
+    paths = [os.path.join(folder, str(part["name"])) for part in manifest.get("parts", [])]
+    try:
+        with io.BufferedReader(_Joined(paths, os.fspath(folder))) as joined:
+            return count_output(writer, [joined])
+    except (TypeError, AttributeError, ValueError, OSError):
+        return count_output(writer, paths)
+
+
+class _Joined(io.RawIOBase):
+    """The bytes of several files one after another, as one binary stream named ``name``."""
+
+    def __init__(self, paths: Sequence[str], name: str) -> None:
+        super().__init__()
+        self._paths = list(paths)
+        self._file: Any = None
+        self.name = name
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while True:
+            if self._file is None:
+                if not self._paths:
+                    return 0
+                self._file = open(self._paths.pop(0), "rb")
+            n = self._file.readinto(buffer)
+            if n:
+                return n
+            self._file.close()
+            self._file = None
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        super().close()
 
 
 class _Spool:
