@@ -177,3 +177,14 @@ def test_difference_is_read_minus_written() -> None:
     assert counts.difference == {"annotators": 1, "edits": 1}
     assert counts.summary() == "2 → 1 annotators, 2 → 1 edits"
     assert counts.to_dict()["difference"] == {"annotators": 1, "edits": 1}
+
+
+def test_a_first_sentence_read_back_as_a_header_is_reported(tmp_path: Path) -> None:
+    """A text whose first line is ``# 2019`` (unchanged) makes an M2 whose first block reads
+    back as a UA-GEC document header: the sentence is not silently gone, it is counted."""
+    (tmp_path / "in.tsv").write_text("# 2019\t# 2019\nHe go .\tHe goes .\n", encoding="utf-8")
+    report = convert(tmp_path / "in.tsv", tmp_path / "out.m2", tokenizer="space")
+    assert report.counts.lost == {"sentences": 1}
+    with pytest.raises(GecFormatError, match="--strict: .*2 → 1 sentences"):
+        convert(tmp_path / "in.tsv", tmp_path / "strict.m2", tokenizer="space", strict=True)
+    assert not (tmp_path / "strict.m2").exists()

@@ -433,15 +433,17 @@ def test_uagec_headers_without_any_sentence_are_refused(tmp_path: Path) -> None:
 
 
 def test_a_sentence_that_would_read_back_as_a_header_is_refused() -> None:
-    """A ``# NNNN`` sentence without an edit first in a file, or anywhere in a file of UA-GEC
-    documents, would read back as a document header: the writer refuses it."""
-    looks = Sentence(("#", "0001"), {0: ()})
+    """A ``# NNNN`` sentence without an edit in a document (of UA-GEC M2, or of converted
+    documents, which get the headers) would read back as a document header: the writer
+    refuses it, whatever comes before it (as the parts of --shards do)."""
+    looks = Sentence(("#", "0001"), {0: ()}, meta={"document": "0001"})
     for sentences in ([looks], [Sentence(("a",), {0: ()}, meta={"document": "0001",
                                                                "m2.document_header": "0"}),
                                 looks]):
         with pytest.raises(ValueError, match="would read back as a UA-GEC document header"):
             m2.dumps(sentences)
-    text = m2.dumps([Sentence(("a",), {0: ()}), looks])  # elsewhere it stays a sentence
+    plain = Sentence(("#", "0001"), {0: ()})  # outside documents it stays a sentence
+    text = m2.dumps([Sentence(("a",), {0: ()}), plain])
     assert [s.source for s in m2.parse(text)] == [("a",), ("#", "0001")]
     edited = Sentence(("#", "0001"), {0: (Edit(0, 1, (("x",),)),)})
     assert m2.parse(m2.dumps([edited])) == [edited]

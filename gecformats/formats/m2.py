@@ -32,8 +32,10 @@ in ``meta["document"]`` (and the header's annotators in ``meta["m2.document_head
 the writer writes the header back before the document's first sentence.  A document without
 sentences (a header followed directly by another, or ending the file) is kept in the next
 sentence's ``meta["m2.empty_before"]`` (the last sentence's ``meta["m2.empty_after"]``) and
-written back where it was.  A sentence that would read back as a header (``S # 0001`` with
-no edit) cannot be written in such a file, nor first in any file: the writer refuses it.
+written back where it was.  A sentence of a document (``meta["document"]``) that would read
+back as a header (``S # 0001`` with no edit) cannot be written: the writer refuses it.  (Such
+a sentence first in a file without documents reads back as a header too; ``convert`` says so
+by its counts.)
 
 What a round trip cannot keep (documented losses, never silent in ``validate``): a ``noop``
 line of an annotator that also has edits, lines of several annotators interleaved within one
@@ -654,13 +656,11 @@ def _write(
 ) -> None:
     check_options(deletion, targets)
     n = 0
-    dialect = False  # the file opens with a UA-GEC document header
     for n, sentence in enumerate(sentences, 1):
         before, after = empty_documents(sentence)
         header = sentence.meta.get(HEADER_META)
-        if n == 1:
-            dialect = bool(before) or header is not None
-        if document_header(sentence) is not None and (dialect or n == 1):
+        # (decided by the sentence alone, so that the parts of --shards decide as the whole)
+        if DOCUMENT_META in sentence.meta and document_header(sentence) is not None:
             raise ValueError(f"its tokens {' '.join(sentence.source)!r} without an edit would "
                              "read back as a UA-GEC document header (S # NNNN), and the "
                              "sentence would be lost; change the text (e.g. drop the space)")
