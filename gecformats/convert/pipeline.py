@@ -8,6 +8,17 @@ or hold plain text (the parallel formats: :class:`~gecformats.model.Parallel`, `
 tokens through :mod:`gecformats.convert.extract` (edit extraction one way, applying edits the
 other); word-level M2 becomes character-level M2 through :mod:`gecformats.convert.chars`.
 Everything a conversion could not carry over exactly is in the report.
+
+For every reader and writer, :func:`convert` counts what was read (sentences, documents,
+annotators, edits, alternatives) and what was written, in this one place
+(:mod:`gecformats.convert.counts`).  The output is counted by reading it back with its
+format's reader, not from what the format declares it can hold: a declaration says what a
+format could keep, not what this run kept (M2 → UA-GEC once kept one annotator of two and
+one document of sixty into a format that holds them all).  So the writer writes into a
+staging folder beside the output (standard output: a temporary file), the output is read
+back there, and only then moved into place (:func:`gecformats.io.staged_output`): a loss
+refused by ``strict`` leaves nothing behind, and files already in an output folder are not
+counted as written.
 """
 
 from __future__ import annotations
@@ -140,7 +151,7 @@ def convert(
             loss; no output is left behind.
         OSError: the input cannot be read or the output written.
     """
-    given = dict(locals())
+    given = dict(locals())  # the settings, handed on to _convert as they were given
     for name in ("source", "dest", "strict", "options"):
         del given[name]
     writer = formats.get(to_format or formats.infer(dest))
