@@ -162,8 +162,7 @@ def convert(
     mapping: MappingOpt = None,
     grouping: GroupingOpt = Grouping.components,
     report_path: ReportOpt = None,
-    quiet: QuietOpt = False,
-    strict: StrictOpt = False,
+    quiet: QuietOpt = False, strict: StrictOpt = False,
     extractor: ExtractorOpt = "lcs",
     spacy_model: SpacyModelOpt = None, unit: UnitOpt = None,
 ) -> None:
@@ -188,8 +187,7 @@ def convert(
                                   types=_value(types), absent=_value(absent), simplify=simplify,
                                   split_substitutions=split_substitutions, jobs=jobs,
                                   engine=running, shards=shards, resume=resume, progress=progress,
-                                  extractor=extractor, spacy_model=spacy_model, strict=strict,
-                                  **options)
+                                  extractor=extractor, spacy_model=spacy_model, strict=strict, **options)
         if report_path is not None:
             write_json(report_json(report), report_path)
     _print_report(report, output, to_name, report_path, quiet)
