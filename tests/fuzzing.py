@@ -8,7 +8,7 @@ in-process.  The rule every case must keep:
   is ``gecformats: ...`` lines with no traceback (``validate`` may list problems on
   standard output instead);
 * no uncaught exception, no hang (a per-case time limit) and no memory blow-up (run
-  under an address-space limit);
+  under an address-space limit; the command's own "out of memory" line counts as one);
 * on failure, the output file absent or unchanged and no temporary file left beside it;
 * every precision, recall, F or GLEU printed in [0, 1], or a warning on standard error;
 * twins agree (a share of the cases, :data:`TWIN_RATE`, runs one): the input with CRLF line
@@ -183,10 +183,28 @@ def m_scramble(rng: random.Random, data: bytes) -> bytes:
     return b"\n".join(lines)
 
 
+def m_swap(rng: random.Random, data: bytes) -> bytes:
+    """Make edits end before they start: neighbouring numbers (an M2 ``A 4 5``, a BEA
+    ``[4, 5``, attributes), each pair with even odds, swapped or made ``end + 1, end``
+    (``A 4 4`` → ``A 5 4``: past the other annotators' edit there, so alone in its chunk).
+    Readers keep such edits (validate reports them); metrics must refuse them."""
+    pairs = list(re.finditer(rb"([0-9]+)([^0-9\n]{1,3})([0-9]+)", data))
+    if not pairs:
+        return m_number(rng, data)
+    chosen = [m for m in pairs if rng.random() < 0.5] or [rng.choice(pairs)]
+    out, at = [], 0
+    for m in chosen:
+        end = m.group(3)
+        start = end if m.group(1) != end and rng.random() < 0.5 else b"%d" % (int(end) + 1)
+        out += [data[at:m.start()], start, m.group(2), m.group(1) if start == end else end]
+        at = m.end()
+    return b"".join(out) + data[at:]
+
+
 MUTATIONS: dict[str, Callable[[random.Random, bytes], bytes]] = {
     "flip": m_flip, "truncate": m_truncate, "line": m_line, "special": m_special,
     "number": m_number, "doctype": m_doctype, "empty": m_empty, "repeat": m_repeat,
-    "repeat-slice": m_repeat_slice, "huge": m_huge, "scramble": m_scramble,
+    "repeat-slice": m_repeat_slice, "huge": m_huge, "scramble": m_scramble, "swap": m_swap,
 }
 HEAVY = {"repeat", "repeat-slice", "huge"}
 """Mutations applied once per case (each already makes its input large)."""
@@ -596,6 +614,8 @@ def _judge(outcome: Outcome, command: list[str], result: Any, before: dict[str, 
         if "Traceback" in err or (not lines and not listed) or any(
                 not line.startswith(prefix) for line in lines):
             outcome.status, outcome.detail = "bad-message", err[-300:]
+        elif OUT_OF_MEMORY in err:  # a clean line, but the blow-up the limit is there to find
+            outcome.status, outcome.detail = "memory", err[-300:]
         else:
             after = _snapshot(outdir)
             if after != before:
@@ -609,6 +629,9 @@ def _judge(outcome: Outcome, command: list[str], result: Any, before: dict[str, 
             if bad:
                 outcome.status, outcome.detail = "out-of-range", bad
 
+
+OUT_OF_MEMORY = "gecformats: out of memory:"
+"""The line the command line prints for a MemoryError (the address-space limit reached)."""
 
 SCORE_LINE = re.compile(r"^\s*(Precision|Recall|F_?[0-9][0-9.]*)\s*:?\s+(\S+)\s*$", re.M)
 SCORE_KEYS = {"precision", "recall", "f", "gleu"}

@@ -140,7 +140,8 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
 
     def rows() -> Iterator[tuple[Sentence, list[Hypothesis]]]:
         for number, (sentence, *raw) in enumerate(lockstep(streams, differ), 1):
-            hyps = [reader.hypothesis(k, sentence, item, checks[k]) for k, item in enumerate(raw)]
+            hyps = [reader.hypothesis(k, sentence, item, checks[k], number)
+                    for k, item in enumerate(raw)]
             yield sentence, hyps
 
     stats: list[list[list[Any]]] = [[[] for _ in paths] for _ in metrics]
@@ -339,12 +340,25 @@ class _Hypotheses:
             return m2.read(self.paths[k])
         return (self.reader or read_hypothesis)(self.paths[k])
 
-    def hypothesis(self, k: int, gold: Sentence, item: Any, check: Any) -> Hypothesis:
+    def hypothesis(self, k: int, gold: Sentence, item: Any, check: Any, number: int = 0
+                   ) -> Hypothesis:
+        """Hypothesis ``k``'s sentence ``number``: its tokens (an M2 hypothesis' first
+        annotator's edits applied), its line, and the M2 sentence itself.
+
+        Raises:
+            GecFormatError: an M2 hypothesis whose edits cannot be applied (out of its
+                sentence, or overlapping), a line too long to project.
+        """
         from maxmatch import split_hypothesis
 
         if self.m2[k]:
             annotators = sorted(item.annotators)
-            tokens = item.corrected(annotators[0]) if annotators else item.source
+            try:
+                tokens = item.corrected(annotators[0]) if annotators else item.source
+            except ValueError as exc:  # the M2 reader keeps what the file says
+                raise GecFormatError(f"sentence {number}: the hypothesis' {exc} (annotator "
+                                     f"{annotators[0]}): 'gecformats validate' lists such edits",
+                                     self.paths[k], None, "offset-out-of-range") from None
             return Hypothesis(tuple(tokens), " ".join(tokens), item)
         line = item[1]
         if self.projector is not None:
