@@ -64,7 +64,7 @@ MEMORY_LIMIT = 3 << 30
 
 SPECIAL = [b"|", b"||", b"|||", b"\t", b"\x00", b"\x01", b"\x1b", "\u0085".encode(),
            "\u2028".encode(), "\u2029".encode(), b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e",
-           b"\r", b"\xef", b"\xef\xbb", b"\xef\xbb\xbf", b"\xff\xfe", b"\xc3", b"\xed\xa0\x80",
+           b"\r", b"\xef", b"\xef\xbb", b"\xef\xbb\xbf", b"\n\xef\xbb\xbf", b"\n\xef\xbb\xbf\n", b"\xff\xfe", b"\xc3", b"\xed\xa0\x80",
            b"9" * 5000, b"2147483648", b"-1", b"-5", b" ", b"  ", b"\n\n", b"S ", b"A ",
            b"noop", b"-NONE-", b"<", b">", b"&", b"&amp;", b"]]>", b"<!--", b'"', b"'",
            b"a/b", b"..", b"/", "没有错误".encode(), "无法标注".encode(), b"T0-A0 ", b"T1 "]

@@ -67,17 +67,43 @@ def parse(text: str, name: str = "<string>") -> Iterator[Document]:
     yield from _documents(string_lines(text, name), name)
 
 
-def _documents(lines: Iterator[str], name: str) -> Iterator[Document]:
+def entries(source: str | os.PathLike[str]) -> Iterator[tuple[int, Document | GecFormatError]]:
+    """Every essay line of a BEA-2019 JSON file as :func:`read` reads it (the same lines,
+    the same rules), each with its line number: its document, or the error that refuses
+    it (``validate`` reports them all; :func:`read` stops at the first).
+
+    Raises:
+        GecFormatError: invalid UTF-8 or a line past the line cap (the file's reading).
+        OSError: the file cannot be read.
+    """
+    with text_lines(source) as lines:
+        yield from _entries(lines, os.fspath(source))
+
+
+def _entries(lines: Iterator[str], name: str) -> Iterator[tuple[int, Document | GecFormatError]]:
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        yield _document(line, name, lineno)
+        try:
+            yield lineno, _document(line, name, lineno)
+        except GecFormatError as error:
+            yield lineno, error
+
+
+def _documents(lines: Iterator[str], name: str) -> Iterator[Document]:
+    for _, entry in _entries(lines, name):
+        if isinstance(entry, GecFormatError):
+            raise entry
+        yield entry
 
 
 def _document(line: str, name: str, lineno: int) -> Document:
     def fail(message: str, kind: str = "syntax") -> GecFormatError:
         return GecFormatError(message, name, lineno, kind)
 
+    if line.startswith("\ufeff"):  # the file's own, at its very start, is gone already
+        raise fail("a byte-order mark (U+FEFF) starts this line: only the file's start may "
+                   "have one (files joined with their marks?); remove it")
     try:
         obj = json.loads(line)
     except (ValueError, RecursionError) as exc:  # ValueError: also an over-long integer
