@@ -461,12 +461,35 @@ def atomic_directory(path: str | os.PathLike[str]) -> Iterator[Path]:
         raise
 
 
-def write_json(data: object, path: str | os.PathLike[str]) -> None:
-    """Write ``data`` as indented UTF-8 JSON to ``path`` (whole or not at all)."""
+def json_text(data: object, **options: Any) -> str:
+    """``data`` as JSON text (``json.dumps`` with ``options``), every float that is not a
+    number or is infinite written ``null``: ``json.dumps`` alone writes ``NaN`` and
+    ``Infinity``, which are not JSON (``jq``, JavaScript's ``JSON.parse`` and strict
+    parsers refuse the whole document).  Every JSON output of the project goes through here.
+
+    >>> json_text({"tau": float("nan"), "r": [0.5, float("inf")]})
+    '{"tau": null, "r": [0.5, null]}'
+    """
     import json
 
+    return json.dumps(_finite(data), allow_nan=False, **options)
+
+
+def _finite(data: Any) -> Any:
+    if isinstance(data, float):
+        return data if data - data == 0 else None  # NaN and ±inf give NaN
+    if isinstance(data, dict):
+        return {k: _finite(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_finite(v) for v in data]
+    return data
+
+
+def write_json(data: object, path: str | os.PathLike[str]) -> None:
+    """Write ``data`` as indented UTF-8 JSON to ``path`` (whole or not at all; a float
+    that is not finite as ``null``, see :func:`json_text`)."""
     with atomic_output(path) as fh:
-        json.dump(data, fh, ensure_ascii=False, indent=1)
+        fh.write(json_text(data, ensure_ascii=False, indent=1))
         fh.write("\n")
 
 

@@ -11,6 +11,7 @@ in-process.  The rule every case must keep:
   under an address-space limit; the command's own "out of memory" line counts as one);
 * on failure, the output file absent or unchanged and no temporary file left beside it;
 * every precision, recall, F or GLEU printed in [0, 1], or a warning on standard error;
+  standard output that looks like JSON is JSON (no ``NaN`` or ``Infinity``);
 * twins agree (a share of the cases, :data:`TWIN_RATE`, runs one): the input with CRLF line
   ends gives the LF run's exit code, messages and output; ``convert --shards K`` gives parts
   that joined are the plain output (and fails where it fails); ``--engine dask`` (when a
@@ -403,7 +404,8 @@ TARGETS = [
         ["meta-eval", "--dataset", "seeda", "--data", "{in}", "--gold", "{in}/gold.m2", "--quiet",
          "--metric", "m2", "--metric", "sentm2", "--ci", "5", "--format", "tsv"],
         ["meta-eval", "--dataset", "seeda", "--data", "{in}", "--gold", "{in}/gold.m2", "--quiet",
-         "--level", "sentence", "--metric", "m2", "--metric", "length", "--metric-ties", "skip"],
+         "--level", "sentence", "--metric", "m2", "--metric", "length", "--metric-ties", "skip",
+         "--format", "json"],
         ["meta-eval", "--dataset", "seeda", "--data", "{in}", "--gold", "{in}/gold.m2", "--quiet",
          "--human", "judgments", "--metric", "length", "--metric", "m2", "--ci", "3",
          "--compare", "--window", "3", "--format", "json"]]),
@@ -643,16 +645,24 @@ SCORE_LINE = re.compile(r"^\s*(Precision|Recall|F_?[0-9][0-9.]*)\s*:?\s+(\S+)\s*
 SCORE_KEYS = {"precision", "recall", "f", "gleu"}
 
 
+def _not_json(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def _out_of_range(result: Any) -> str:
     """A precision, recall, F or GLEU score outside [0, 1] (or not a number) that the
     command printed without a warning on standard error; '' when all are in range."""
     values: list[tuple[str, Any]] = [(m.group(1), m.group(2)) for m in SCORE_LINE.finditer(result.stdout)]
     text = result.stdout.strip()
-    if text.startswith(("{", "[")):
+    if text.startswith(("{", "[")):  # JSON, or JSON lines: strict (Python's reader takes NaN)
         try:
-            stack = [json.loads(text)]
+            stack = [json.loads(text, parse_constant=_not_json)]
         except ValueError:
-            stack = []
+            try:
+                stack = [json.loads(line, parse_constant=_not_json)
+                         for line in text.splitlines() if line.strip()]
+            except ValueError as exc:
+                return f"standard output is not JSON: {exc}"[:200]
         while stack:
             item = stack.pop()
             if isinstance(item, dict):

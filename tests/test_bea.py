@@ -75,6 +75,7 @@ def test_m2_to_json_every_annotator(tmp_path):
     ('{"text": "ab", "edits": [[0, [[0, 1, 5]]]]}', "string or null", "syntax"),
     ('{"text": "ab", "edits": [0]}', "[annotator, [edit, ...]]", "syntax"),
     ("{not json", "not JSON", "syntax"),
+    ('{"text": "ab", "edits": [], "cefr": NaN}', "NaN is not a JSON value", "syntax"),
     ("\ufeff", "byte-order mark", "syntax"),  # validate: a StopIteration traceback
     ('\ufeff{"text": "cd", "edits": []}', "byte-order mark", "syntax"),  # validate passed it
 ])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Optional
 
 import typer
@@ -10,6 +9,7 @@ import typer
 from gecformats.cli import app, user_errors
 from gecformats.cli.options import FORMAT_HELP, Absent, GleuVersion, TextOrJson
 from gecformats.errors import GecFormatError
+from gecformats.io import json_text
 from gecformats.metrics.gleu import DEFAULT_VERSION, ORDER
 from gecformats.metrics.gleu import format_text as format_gleu, gleu_files
 
@@ -99,6 +99,6 @@ def gleu(
     for note in run.notes:
         typer.echo(f"gecformats: note: {note}", err=True)
     if output_format is TextOrJson.json:
-        typer.echo(json.dumps(run.to_dict(), ensure_ascii=False, indent=2))
+        typer.echo(json_text(run.to_dict(), ensure_ascii=False, indent=2))
     else:
         typer.echo(format_gleu(run, ci=ci))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Optional
 
 import typer
@@ -10,6 +9,7 @@ import typer
 from gecformats.cli import _engine, app, progress_bar, user_errors
 from gecformats.cli.options import (EngineName, EngineOpt, IevalFormat, IevalOptimise, JobsOpt,
                                     SchedulerOpt, WorkersOpt)
+from gecformats.io import json_text
 
 HypothesesArg = Annotated[list[str], typer.Argument(
     metavar="HYP...", help="System outputs, one tokenised sentence per line; several "
@@ -82,7 +82,7 @@ def imeasure(
                                     enumerate_max=enumerate_max, max_cells=max_cells,
                                     progress=bar.update, jobs=jobs, engine=running)
     if output_format is IevalFormat.json:
-        typer.echo(json.dumps(im.to_json(systems, per_sentence), ensure_ascii=False, indent=2))
+        typer.echo(json_text(im.to_json(systems, per_sentence), ensure_ascii=False, indent=2))
     elif output_format is IevalFormat.tsv:
         typer.echo(im.format_tsv(systems), nl=False)
     else:

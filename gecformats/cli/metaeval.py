@@ -89,7 +89,9 @@ WindowOpt = Annotated[Optional[int], typer.Option(
     "--window", metavar="K", help="Window analysis: correlations within each K adjacent "
     "systems by human score (as gec-metrics).")]
 FormatOpt = Annotated[MetaFormat, typer.Option(
-    "--format", help="text, json, tsv (one row per metric, config, human score) or latex.")]
+    "--format", help="text, json, tsv (one row per metric, config, human score) or latex. "
+    "A value that is undefined (a correlation of constant scores, an agreement without "
+    "pairs) is n/a in text, nan in TSV and null in JSON.")]
 PlotOpt = Annotated[Optional[str], typer.Option(
     "--plot", metavar="FILE.svg|png", help="Also draw metric against human scores (first "
     "config and human score; one file per metric, FILE-METRIC.svg with several; PNG needs "

@@ -53,6 +53,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from gecformats import __version__
 from gecformats.errors import GecFormatError, UsageError
+from gecformats.io import json_text
 from gecformats.metrics.base import Hypothesis, Metric, SystemFailure, Totals
 from gecformats.model import Sentence
 
@@ -355,7 +356,7 @@ def write_weights(weights: Weights, path: str) -> None:
         data = [{"evaluations": e, "weights": list(w)}
                 for e, w in zip(weights.evaluations, weights.weights)]
         with open(path, "w", encoding="utf-8") as out:
-            json.dump(data, out, indent=2)
+            out.write(json_text(data, indent=2))
         return
     with open(path, "w", encoding="utf-8") as out:
         out.write(f"{weights.systems}\n")

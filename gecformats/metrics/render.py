@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Sequence
 from typing import Any
 
+from gecformats.io import json_text
 from gecformats.metrics.base import Metric
 
 FORMATS = ("text", "json", "tsv", "csv", "latex")
@@ -41,10 +41,6 @@ def fmt_p(p: float, trials: int | None, decimals: int = 4, less: str = "<",
     from gecformats.metrics.score import format_p_value
 
     return format_p_value(p, trials, decimals, less, at_most)
-
-
-def _json_float(value: float) -> float | str:
-    return value if value == value and value not in (float("inf"), float("-inf")) else str(value)
 
 
 class Table:
@@ -108,7 +104,7 @@ class Table:
             row: dict[str, Any] = {}
             for m, metric in enumerate(self.run.metrics):
                 totals = self.run.totals[m][s]
-                cell: dict[str, Any] = {c: _json_float(v) for c, v in zip(metric.columns, totals.values)}
+                cell: dict[str, Any] = dict(zip(metric.columns, totals.values))
                 cell.update(totals.counts)
                 if "per_type" in totals.extra and hasattr(totals.extra["per_type"], "to_dict"):
                     cell["per_type"] = totals.extra["per_type"].to_dict()
@@ -127,7 +123,7 @@ class Table:
         return out
 
     def _json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+        return json_text(self.to_dict(), ensure_ascii=False, indent=2)
 
     def _flat_rows(self) -> list[list[str]]:
         head = ["system"]

@@ -340,7 +340,7 @@ def _render_m2(request: ScoreRequest, run: Any, significance: list[list[Any]] | 
 
 
 def _render_errant(run: Any, fmt: str) -> str:
-    import json
+    from gecformats.io import json_text
 
     from gecformats.metrics import errant
 
@@ -361,5 +361,5 @@ def _render_errant(run: Any, fmt: str) -> str:
     if fmt == "errant":
         return errant.format_errant(result, metric.cat)[:-1]  # the command adds it back
     if fmt == "json":
-        return json.dumps(result.to_dict(metric.cat), ensure_ascii=False, indent=2)
+        return json_text(result.to_dict(metric.cat), ensure_ascii=False, indent=2)
     return errant.format_text(result, metric.cat)

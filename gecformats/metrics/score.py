@@ -865,9 +865,9 @@ def format_result(result: ScoreResult, output_format: str = "text") -> str:
     if output_format == "m2scorer":
         return format_m2scorer(result)
     if output_format == "json":
-        import json
+        from gecformats.io import json_text
 
-        return json.dumps(result.to_dict(), ensure_ascii=False, indent=2)
+        return json_text(result.to_dict(), ensure_ascii=False, indent=2)
     if output_format != "text":
         raise ValueError(f"unknown score format {output_format!r} (known: {', '.join(FORMATS)})")
     label = f"F{result.beta:g}"
@@ -1035,9 +1035,9 @@ def format_systems(names: Sequence[str], results: Sequence[ScoreResult],
         ValueError: an unknown format.
     """
     if output_format == "json":
-        import json
+        from gecformats.io import json_text
 
-        return json.dumps([{"system": n, **r.to_dict()} for n, r in zip(names, results)],
+        return json_text([{"system": n, **r.to_dict()} for n, r in zip(names, results)],
                           ensure_ascii=False, indent=2)
     label = f"F{results[0].beta:g}" if results else "F"
     signature = str(results[0].signature) if results else ""
