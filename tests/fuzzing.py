@@ -262,6 +262,8 @@ TARGETS = [
     Target("hyp", "score/sample.hyp", [["score", "{in}", "--gold", "{fixture:score/sample.m2}"],
                                        ["score", "{in}", "--gold", "{fixture:score/sample.m2}",
                                         "--per-sentence", "{out}.tsv", "-v"],
+                                       ["score", "{in}", "--gold", "{fixture:score/sample.m2}",
+                                        "-v", "--format", "latex"],
                                        ["gleu", "{in}", "--gold", "{fixture:score/sample.m2}"],
                                        ["score", "{in}", "--gold", "{fixture:score/sample.m2}",
                                         "--metric", "m2", "--metric", "errant", "--metric", "gleu",

@@ -78,6 +78,29 @@ def test_json_with_verbose_keeps_stdout_json() -> None:
     assert "sentence 2: annotator 1 chosen" in err
 
 
+@pytest.mark.parametrize("fmt", ["tsv", "csv", "latex"])
+def test_tables_with_verbose_are_the_tables_without_it(fmt: str, tmp_path: Path) -> None:
+    """They were a ValueError traceback (the traced result renders text, json and m2scorer
+    only); now as json: the trace on standard error, standard output unchanged."""
+    plain = score(HYP, "--gold", GOLD, "--format", fmt, "--quiet", "--ci", "--resamples", "20")
+    code, out, err = score(HYP, "--gold", GOLD, "--format", fmt, "--quiet", "--ci",
+                           "--resamples", "20", "--verbose")
+    assert code == plain[0] == 0 and out == plain[1]
+    assert "sentence 2: annotator 1 chosen" in err and "sentence 2:" not in out
+    hyp = tmp_path / "short.hyp"
+    hyp.write_text("A cat sat on the mat .\n", encoding="utf-8")
+    code, out, err = score(hyp, "--gold", GOLD, "--format", fmt, "--verbose")
+    assert code == 1 and out == "" and err.startswith(f"gecformats: {hyp}: 1 hypothesis line")
+
+
+def test_verbose_refuses_a_gold_of_text_references(tmp_path: Path) -> None:
+    """It read the source text as M2 ("does not start with an 'S' line")."""
+    source = tmp_path / "src.txt"
+    source.write_text("a b c\n", encoding="utf-8")
+    code, out, err = score(source, "--source", source, "--ref", source, "--verbose")
+    assert code == 2 and out == "" and "'--verbose' traces an M2 gold" in err
+
+
 def test_options_reach_the_signature() -> None:
     out = score(HYP, "--gold", GOLD, "--beta", "1", "--max-unchanged-words", "0",
                 "--ignore-whitespace-casing")[1]
