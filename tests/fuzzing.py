@@ -326,6 +326,11 @@ TARGETS = [
         ["gleu", "{fixture:gleu/system-a.txt}", "--source", "{in}", "--ref", "{fixture:gleu/ref0.txt}"],
         ["gleu", "{in}", "--source", "{fixture:gleu/source.txt}", "--ref", "{fixture:gleu/ref0.txt}",
          "--version", "2015", "--format", "json"]], ".txt"),
+    Target("score-refs", "gleu/ref1.txt", [
+        ["score", "{fixture:gleu/system-a.txt}", "--source", "{fixture:gleu/source.txt}", "--ref",
+         "{fixture:gleu/ref0.txt}", "--ref", "{in}", "--metric", "m2", "--metric", "cleme"],
+        ["report", "{fixture:gleu/system-a.txt}", "--source", "{fixture:gleu/source.txt}", "--ref",
+         "{in}", "-o", "{out}.html", "--quiet"]], ".txt"),
     Target("correlate", "gleu/human-napoles2015.tsv", [
         ["correlate", "{in}", "{fixture:gleu/human-napoles2015.tsv}"],
         ["correlate", "{fixture:gleu/human-napoles2015.tsv}", "{in}", "--exclude", "INPUT",

@@ -400,3 +400,21 @@ def test_reading_leaves_the_callers_binary_stream_open() -> None:
     assert list(m2.read(stream)) == m2.parse(CLEAN)
     gc.collect()  # a text wrapper that was closed or collected must not close the stream
     assert not stream.closed
+
+
+@pytest.mark.parametrize("correction, reason", [
+    (("x||y",), "'||' between alternative corrections"),
+    (("x|",), "would be read as M2's separators"),
+    (("-NONE-",), "would read back as a deletion"),
+    (("a b",), "a correction token contains a space"),
+])
+def test_an_unwritable_edit_says_why_and_shows_the_edit(correction, reason):
+    from gecformats.formats.m2 import UnwritableEdit, format_edit
+    from gecformats.model import Edit
+
+    edit = Edit(1, 2, (correction,), "R", annotator=3)
+    with pytest.raises(UnwritableEdit, match=reason) as info:
+        format_edit(edit)
+    assert info.value.edit is edit and reason in info.value.reason
+    assert str(info.value).endswith(f"edit 1 2 -> {' '.join(correction)!r} of annotator 3")
+    assert "Edit(" not in str(info.value)
