@@ -80,9 +80,7 @@ PerTypeOpt = Annotated[bool, typer.Option(
     "annotator choice, and for M2 hypotheses precision per system type.")]
 VerboseOpt = Annotated[bool, typer.Option(
     "--verbose", "-v", help="m2, one system: per sentence the source, hypothesis, system "
-    "edits, gold edits and matches (on standard output before the score with --format text "
-    "or m2scorer; on standard error with json, tsv, csv and latex, whose output is then the "
-    "same as without --verbose).")]
+    "edits, gold edits and matches (on standard error with --format json, tsv, csv, latex).")]
 # ---------------------------------------------------------------- errant
 SingleOpt = Annotated[bool, typer.Option("--single", help="errant: only edits of at most one "
                                          "token on each side (errant_compare -single).")]
