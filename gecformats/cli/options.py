@@ -144,6 +144,13 @@ SchedulerOpt = Annotated[Optional[str], typer.Option(
 WorkersOpt = Annotated[Optional[int], typer.Option(
     "--workers", min=1, help="--engine dask without --scheduler: local workers.")]
 
+# the check that each hypothesis file is the gold's sentences (score, report, gleu, imeasure)
+SentenceCheckOpt = Annotated[bool, typer.Option(
+    "--no-sentence-check", help="Score hypothesis files even where their lines do not "
+    "read like the gold's sentences (by default a file whose lines stop matching, e.g. "
+    "shifted by a lost line, is refused naming the sentence); the signature then says "
+    "sentences:unchecked.")]
+
 # ERRANT's own edits (convert, score --metric errant)
 SpacyModelOpt = Annotated[Optional[str], typer.Option(
     "--spacy-model", metavar="NAME", help="--extractor errant: the spaCy pipeline (an "

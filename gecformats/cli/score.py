@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from gecformats.cli import _engine, app, user_errors
-from gecformats.cli.options import SpacyModelOpt
+from gecformats.cli.options import SentenceCheckOpt, SpacyModelOpt
 from gecformats.cli.options import (EngineName, EngineOpt, HypTokenizer, JobsOpt, MetricName,
                                     SchedulerOpt, ScoreFormat, SegmenterName, SegmentMode,
                                     WorkersOpt)
@@ -162,7 +162,8 @@ def score(
     source: SourceOpt = None, ref: RefOpt = None, gold_format: GoldFormatOpt = None, metric: MetricOpt = None,
     output_format: FormatOpt = ScoreFormat.text, per_sentence: PerSentenceOpt = None,
     tokenize: TokenizeOpt = None, segment: SegmentOpt = None, segmenter: SegmenterOpt = None,
-    segment_map: SegmentMapOpt = None, strict: StrictOpt = False, quiet: QuietOpt = False,
+    segment_map: SegmentMapOpt = None, strict: StrictOpt = False,
+    no_sentence_check: SentenceCheckOpt = False, quiet: QuietOpt = False,
     beta: BetaOpt = None, max_unchanged_words: MaxUnchangedOpt = None,
     ignore_whitespace_casing: IgnoreWsOpt = False, max_edges: MaxEdgesOpt = None,
     mode: ModeOpt = None, bonus: BonusOpt = False, per_type: PerTypeOpt = False,
@@ -202,7 +203,7 @@ def score(
 score.help_sections = [  # type: ignore[attr-defined]
     ("Inputs and output", ["gold", "source", "ref", "gold_format", "metric", "output_format", "per_sentence",
                            "tokenize", "segment", "segmenter", "segment_map", "strict",
-                           "quiet"]),
+                           "no_sentence_check", "quiet"]),
     ("Intervals and tests (every metric)", ["ci", "paired_bs", "paired_ar", "resamples",
                                             "trials", "seed", "correction"]),
     ("Engines (same output)", ["jobs", "engine", "scheduler", "workers"]),

@@ -84,7 +84,8 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
         list(params["hypotheses"]), gold, metrics, _v(params["output_format"]),
         params["gold_format"], _v(tokenize), _v(segment), _v(params["segmenter"]) or "zh",
         segment_map, resampling, params["strict"], params["jobs"], refs=refs,
-        extractor=params["extractor"] or "lcs", spacy_model=params["spacy_model"])
+        extractor=params["extractor"] or "lcs", spacy_model=params["spacy_model"],
+        check_sentences=not params["no_sentence_check"])
 
 
 def _gold(params: dict[str, Any]) -> tuple[str, list[str]]:
@@ -185,7 +186,8 @@ def _verbose(request: Any, params: dict[str, Any]) -> None:
                       segment=request.segment, segmenter=request.segmenter,
                       segment_map=request.segment_map, max_edges=m.max_edges,
                       tokenize=request.tokenize, per_type=m.per_type, mode=m.mode, bonus=m.bonus,
-                      keep_counts=settings.ci, engine=request.engine if plain else None)
+                      keep_counts=settings.ci, engine=request.engine if plain else None,
+                      check_sentences=request.check_sentences)
     out = sys.stderr if request.output_format == "json" else sys.stdout
     with ExitStack() as stack:
         # the trace is held back until the counts are known to match (no partial output)
@@ -193,6 +195,13 @@ def _verbose(request: Any, params: dict[str, Any]) -> None:
         for scored in scoring:
             trace.write(describe_sentence(scored))
         result = scoring.result()
+        from dataclasses import replace
+
+        from gecformats.metrics.inputs import gold_field
+
+        inputs = f"|{gold_field(request.gold)}" + "|sentences:unchecked" * (
+            not request.check_sentences)
+        result = replace(result, signature=replace(result.signature, inputs=inputs))
         if settings.ci:  # one system: no paired test (ScoreRequest.check)
             from gecformats.metrics import significance
 

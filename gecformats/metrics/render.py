@@ -76,6 +76,7 @@ class Table:
                 text += f"|hyp:{self.run.preprocess}"
             if getattr(self.run, "gold_origin", None):
                 text += f"|gold:{self.run.gold_origin}"
+            text += self.run.input_fields()
             if self.settings is not None and self.settings.active:
                 text += f"|test:{self.settings.signature(len(self.run.paths))}"
             out.append(text)

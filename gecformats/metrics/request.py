@@ -44,7 +44,7 @@ METRICS: dict[str, str] = {
 
 PIPELINE_OPTIONS = frozenset({
     "gold", "source", "ref", "gold-format", "metric", "format", "per-sentence", "tokenize", "segment", "segmenter",
-    "segment-map", "strict", "ci", "paired-bs", "paired-ar", "resamples", "trials", "seed",
+    "segment-map", "strict", "no-sentence-check", "ci", "paired-bs", "paired-ar", "resamples", "trials", "seed",
     "correction", "jobs", "engine", "scheduler", "workers", "quiet", "verbose"})
 """Options every metric takes (the pipeline's, the statistics', the output's)."""
 
@@ -135,6 +135,9 @@ class ScoreRequest:
     edits are extracted with ``extractor`` (:mod:`gecformats.metrics.refgold`)."""
     extractor: str = "lcs"
     spacy_model: str | None = None
+    check_sentences: bool = True
+    """Refuse hypothesis files that are not the gold's sentences (``--no-sentence-check``:
+    off)."""
 
     def check(self) -> None:
         """Refuse what the outputs cannot show.
@@ -222,11 +225,10 @@ def run_score(request: ScoreRequest, progress: Callable[[int], None] | None = No
                        tokenize=request.tokenize, segment=request.segment,
                        segmenter=request.segmenter, segment_map=request.segment_map,
                        jobs=request.jobs, engine=request.engine, progress=progress,
-                       gold_name=request.gold if request.refs else None)
+                       gold_name=request.gold if request.refs else None,
+                       check_sentences=request.check_sentences)
         run.gold_origin = origin
-    warnings = list(run.warnings)
-    for m, metric in enumerate(run.metrics):
-        warnings += _metric_warnings(request, metric, run.totals[m], run.paths)
+    warnings = list(run.warnings) + list(run.notes)
     if request.strict and run.warnings:
         raise GecFormatError(run.warnings[0])
     settings = request.resampling
@@ -237,48 +239,6 @@ def run_score(request: ScoreRequest, progress: Callable[[int], None] | None = No
                         for m, metric in enumerate(run.metrics)]
     text = _render(request, run, significance)
     return ScoreOutcome(text, list(dict.fromkeys(warnings)), run, significance)
-
-
-def _metric_warnings(request: ScoreRequest, metric: Metric, totals: Sequence[Any],
-                     paths: Sequence[str]) -> list[str]:
-    """The warnings (or errors) a metric's corpus results carry."""
-    out: list[str] = []
-    if metric.name == "m2":
-        from gecformats.metrics.score import impossible_warning, past_end_warning
-
-        for t, path in zip(totals, paths):
-            count, first = t.extra.get("past_end", (0, 0))
-            if count:
-                out.append(past_end_warning(request.gold, count, first))
-            count, first = t.extra.get("impossible", (0, 0))
-            if count:
-                values = _PRF(*t.values)
-                warning = impossible_warning(request.gold, count, first, values, path)
-                if request.strict:
-                    raise GecFormatError(warning)
-                out.append(warning)
-    elif metric.name == "errant":
-        for t, path in zip(totals, paths):
-            problem = t.extra.get("type_problem")
-            if problem is not None:
-                raise GecFormatError(problem[0], (path, request.gold)[problem[1]])
-    # every metric of edits (errant, senterrant, cleme, cleme2, gotoscorer) whose originals
-    # read ERRANT's edits: a text hypothesis extracted otherwise gets other numbers
-    from gecformats.metrics.errant import extraction_warning
-
-    for t, path in zip(totals, paths):
-        fields = str(t.extra.get("signature", "")).split("|")
-        hyp = next((f[4:] for f in fields if f.startswith("hyp:")), None)
-        if hyp in ("extracted-lcs", "extracted-native"):
-            out.append(extraction_warning(path, hyp))
-    return out
-
-
-@dataclass
-class _PRF:
-    precision: float
-    recall: float
-    f: float
 
 
 def _render(request: ScoreRequest, run: Any, significance: list[list[Any]] | None) -> str:
@@ -314,7 +274,7 @@ def m2_results(run: Any, significance: list[list[Any]] | None = None, resampling
         signature = Signature(metric.beta, metric.max_unchanged_words,
                               metric.ignore_whitespace_casing, totals.extra.get("annotators", 1),
                               segment=run.preprocess, mode=mode, resampling=resampled,
-                              gold=run.gold_origin)
+                              gold=run.gold_origin, inputs=run.input_fields() or None)
         choices = tuple(SentenceChoice(st.annotators[k] if k >= 0 else -1,
                                        *(st.counts[k] if k >= 0 else (0, 0, 0)))
                         for st, k in zip(stats, totals.choices))
@@ -355,7 +315,8 @@ def _render_errant(run: Any, fmt: str) -> str:
                                  metric.beta, metric.mode, run.sentences,
                                  totals.extra.get("categories", {}),
                                  totals.extra.get("signature", metric.signature())
-                                 + (f"|gold:{run.gold_origin}" if run.gold_origin else ""),
+                                 + (f"|gold:{run.gold_origin}" if run.gold_origin else "")
+                                 + run.input_fields(),
                                  totals.extra.get("extracted", False),
                                  totals.extra.get("kinds", ({}, {})))
     if fmt == "errant":

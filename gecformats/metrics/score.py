@@ -86,6 +86,9 @@ class Signature:
         gold: how the gold was made when it was not read from a file of edits, e.g.
             ``extracted-lcs`` for references given as text (``score --ref``); ``None``
             (absent) for an M2 gold.
+        inputs: the fields the pipeline adds about its inputs (``|gold-file:NAME@HASH``,
+            ``|sentences:unchecked``: :meth:`~gecformats.metrics.pipeline.Evaluation.input_fields`),
+            or ``None``.
     """
 
     beta: float
@@ -99,6 +102,7 @@ class Signature:
     resampling: str | None = None
     mode: str | None = None
     gold: str | None = None
+    inputs: str | None = None
 
     def __str__(self) -> str:
         ws_case = "ignored" if self.ignore_whitespace_casing else "significant"
@@ -108,7 +112,8 @@ class Signature:
         mode = f"|mode:{self.mode}" if self.mode is not None else ""
         return (f"metric:{self.metric}{mode}|scorer:{self.scorer}|beta:{_number(self.beta)}"
                 f"|max-unchanged:{self.max_unchanged_words}|ws-case:{ws_case}{segment}"
-                f"|annotators:{self.annotators}{gold}{test}|gecformats:{self.gecformats}")
+                f"|annotators:{self.annotators}{gold}{self.inputs or ''}{test}"
+                f"|gecformats:{self.gecformats}")
 
 
 def _number(value: float) -> str:
@@ -376,8 +381,10 @@ class Scoring:
                  max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES,
                  tokenize: str | None = None, per_type: bool = False,
                  keep_counts: bool = False, mode: str = "correction",
-                 bonus: bool = False, engine: Any = None) -> None:
+                 bonus: bool = False, engine: Any = None, check_sentences: bool = False
+                 ) -> None:
         self.hypothesis = os.fspath(hypothesis)
+        self.check_sentences = check_sentences
         self.engine = engine
         if engine is not None and (mode != "correction" or bonus):
             raise ValueError("--engine dask scores the M2 correction score (no --mode, no --bonus)")
@@ -445,13 +452,29 @@ class Scoring:
     def __iter__(self) -> Iterator[ScoredSentence]:
         self._project()
         streams = [(self.gold, m2.read(self.gold)), (self.hypothesis, read_hypothesis(self.hypothesis))]
-        pairs = enumerate(lockstep(streams, self._mismatch), 1)
+        pairs: Iterable[tuple[int, tuple[Sentence, tuple[int, str]]]] = \
+            enumerate(lockstep(streams, self._mismatch), 1)
+        if self.check_sentences:
+            pairs = self._checked(pairs)
         if self.engine is not None:
             yield from self._on_engine(pairs)
         else:
             for number, (sentence, line) in pairs:
                 yield self._score(number, sentence, line[1])
         self._done = True
+
+    def _checked(self, pairs: Iterable[tuple[int, tuple[Sentence, tuple[int, str]]]]
+                 ) -> Iterator[tuple[int, tuple[Sentence, tuple[int, str]]]]:
+        """``pairs``, each checked to be the gold's sentence (as the pipeline checks them:
+        :class:`gecformats.metrics.inputs.Correspondence`)."""
+        from gecformats.metrics.inputs import Correspondence, GoldFit, grams
+
+        matching = Correspondence(source_name(self.hypothesis), self.gold)
+        fit = GoldFit(self.gold)
+        for number, (sentence, line) in pairs:
+            fit.fit(number, sentence)  # refuses what no scorer can score; M2 drops the rest
+            matching.add(number, line[0], grams(sentence.source), line[1])
+            yield number, (sentence, line)
 
     def _on_engine(self, pairs: Iterable[tuple[int, tuple[Sentence, tuple[int, str]]]]
                    ) -> Iterator[ScoredSentence]:
@@ -632,11 +655,11 @@ def count_mismatch(hypothesis: str, gold: str, lines: int, sentences: int) -> Ge
 
 def past_end_warning(gold: str, count: int, first: int) -> str:
     """The warning of ``count`` gold edits past the end of their sentence, the first in
-    sentence ``first``: the NUS scorer ignores them, and so does the score."""
-    return (f"{gold}: {_plural(count, 'gold edit')} past the end of {'its' if count == 1 else 'their'} "
-            f"sentence (first: sentence {first}), left out of the score as the NUS scorer leaves "
-            f"{'it' if count == 1 else 'them'} out; "
-            f"check the gold with `gecformats validate {gold}`")
+    sentence ``first``: the NUS scorer ignores them, and so does the score
+    (:func:`gecformats.metrics.inputs.past_end_warning`)."""
+    from gecformats.metrics.inputs import past_end_warning as warning
+
+    return warning(gold, count, first)
 
 
 def impossible_warning(gold: str, count: int, first: int, result: Any, hypothesis: str) -> str:
