@@ -9,9 +9,7 @@ layouts; ERRANT: ``errant_compare``'s); several metrics make one table
 (:class:`~gecformats.metrics.render.Table`).
 
 >>> sorted(METRICS)
-['errant', 'gleu', 'gotoscorer', 'green', 'imeasure', 'm2', 'senterrant', 'sentm2']
-
-['cleme', 'cleme2', 'errant', 'gleu', 'green', 'imeasure', 'm2', 'senterrant', 'sentm2']
+['cleme', 'cleme2', 'errant', 'gleu', 'gotoscorer', 'green', 'imeasure', 'm2', 'senterrant', 'sentm2']
 >>> build_metrics(["m2"], {"beta": 1.0}, {"beta"})[0].beta
 1.0
 """
@@ -36,11 +34,11 @@ METRICS: dict[str, str] = {
     "sentm2": "gecformats.metrics.sentmean:SentM2Metric",
     "senterrant": "gecformats.metrics.sentmean:SentErrantMetric",
     "gotoscorer": "gecformats.metrics.gotoscorer:GoToScorerMetric",
-
     "cleme": "gecformats.metrics.cleme:ClemeMetric",
     "cleme2": "gecformats.metrics.cleme:Cleme2Metric",
 }
-"""``--metric`` name → its :class:`Metric` class (imported when used)."""
+"""``--metric`` name → its :class:`Metric` class (imported when used); the command line's
+choices (``score``, ``report``, ``meta-eval``) are these names."""
 
 PIPELINE_OPTIONS = frozenset({
     "gold", "source", "ref", "gold-format", "metric", "format", "per-sentence", "tokenize", "segment", "segmenter",
