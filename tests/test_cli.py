@@ -477,3 +477,16 @@ def test_top_level_help_and_description_say_what_there_is() -> None:
         encoding="utf-8"), re.M).group(1)  # type: ignore[union-attr]  (no tomllib in 3.10)
     for name in METRICS:
         assert metric_class(name).label in description
+
+
+@pytest.mark.parametrize("command", ["score", "report", "meta-eval"])
+def test_the_readme_command_line_names_every_registered_metric(command: str) -> None:
+    import re
+
+    from gecformats.metrics.request import METRICS
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    summary = readme[readme.index("\n## Command line"):]
+    start = summary.index(f"\ngecformats {command} ")
+    names = re.search(r"\[--metric ([\w|]+) \.\.\.\]", summary[start:]).group(1)  # type: ignore[union-attr]
+    assert set(METRICS) <= set(names.split("|"))
