@@ -19,7 +19,7 @@ from gecformats import __version__
 from gecformats.cli.options import EngineName
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.formats import NAMES as FORMAT_NAMES
-from gecformats.metrics.request import METRICS
+from gecformats.metrics import METRICS
 
 
 def _no_flag_type(display: Any) -> Any:

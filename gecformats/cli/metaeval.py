@@ -13,7 +13,7 @@ from gecformats.cli import app, progress_bar, user_errors
 from gecformats.cli.options import SpacyModelOpt
 from gecformats.cli.score import ExtractorOpt
 from gecformats.errors import UsageError, install_hint
-from gecformats.metrics.request import METRICS
+from gecformats.metrics import METRICS
 
 if TYPE_CHECKING:
     from gecformats.metaeval.run import MetaEvalResult

@@ -11,7 +11,7 @@ import typer
 from gecformats import formats
 from gecformats.convert.extract import ABSENT as EXTRACT_ABSENT
 from gecformats.metrics.gleu import ABSENT as GLEU_ABSENT, VERSIONS as GLEU_VERSIONS
-from gecformats.metrics.request import METRICS
+from gecformats.metrics import METRICS
 
 
 class Deletion(str, Enum):

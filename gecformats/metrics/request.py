@@ -23,22 +23,8 @@ from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
 from gecformats.errors import GecFormatError, UsageError
+from gecformats.metrics import METRICS as METRICS  # the registry, named here as before
 from gecformats.metrics.base import Metric
-
-METRICS: dict[str, str] = {
-    "m2": "gecformats.metrics.m2:M2Metric",
-    "errant": "gecformats.metrics.errant:ErrantMetric",
-    "gleu": "gecformats.metrics.gleu:GleuMetric",
-    "imeasure": "gecformats.metrics.imeasure:IMeasureMetric",
-    "green": "gecformats.metrics.green:GreenMetric",
-    "sentm2": "gecformats.metrics.sentmean:SentM2Metric",
-    "senterrant": "gecformats.metrics.sentmean:SentErrantMetric",
-    "gotoscorer": "gecformats.metrics.gotoscorer:GoToScorerMetric",
-    "cleme": "gecformats.metrics.cleme:ClemeMetric",
-    "cleme2": "gecformats.metrics.cleme:Cleme2Metric",
-}
-"""``--metric`` name → its :class:`Metric` class (imported when used); the command line's
-choices (``score``, ``report``, ``meta-eval``) are these names."""
 
 PIPELINE_OPTIONS = frozenset({
     "gold", "source", "ref", "gold-format", "metric", "format", "per-sentence", "tokenize", "segment", "segmenter",
