@@ -490,3 +490,10 @@ def test_the_readme_command_line_names_every_registered_metric(command: str) -> 
     start = summary.index(f"\ngecformats {command} ")
     names = re.search(r"\[--metric ([\w|]+) \.\.\.\]", summary[start:]).group(1)  # type: ignore[union-attr]
     assert set(METRICS) <= set(names.split("|"))
+
+
+@pytest.mark.parametrize("command", ["convert", "score", "meta-eval"])
+def test_the_spacy_model_help_names_the_models_tried_in_order(command: str) -> None:
+    from gecformats.convert.errant_extract import MODELS
+
+    assert f"default {', else '.join(MODELS)})" in _option_help(command, "spacy-model")
