@@ -38,7 +38,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from gecformats.errors import GecFormatError, UsageError
+from gecformats.errors import GecFormatError, UsageError, install_hint
 
 IN_FLIGHT = 2
 """Chunks in flight per worker: enough to keep every worker busy, few enough for flat memory."""
@@ -194,7 +194,7 @@ def _import_distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise UsageError("--engine dask needs Dask: pip install 'gecformats[dask]'") from None
+        raise UsageError(f"--engine dask needs Dask: {install_hint('dask')}") from None
     return distributed
 
 

@@ -231,7 +231,8 @@ def test_a_text_hypothesis_is_said_to_be_extracted_every_time(tmp_path):
                                  "by gecformats' own aligner (hyp:extracted-lcs), not by ERRANT's, "
                                  "and the two differ (on CoNLL-2014 F0.5 up to 0.034 lower, the "
                                  "top two systems swapped); for ERRANT's own edits and types add "
-                                 "--extractor errant (pip install 'gecformats[errant]')\n")
+                                 "--extractor errant (pip install 'gecformats[errant]', or from a "
+                                 "clone pip install '.[errant]')\n")
         if fmt != "errant":  # errant_compare's own output has no signature
             assert "|hyp:extracted-lcs|" in result.stdout
     result, _, _ = _run(tmp_path, HYP, REF, "--format", "json")

@@ -12,6 +12,7 @@ import typer
 
 from gecformats.cli import _engine, app, user_errors
 from gecformats.cli.options import SentenceCheckOpt, SpacyModelOpt
+from gecformats.errors import install_hint
 from gecformats.cli.options import (EngineName, EngineOpt, HypTokenizer, JobsOpt, MetricName,
                                     SchedulerOpt, ScoreFormat, SegmenterName, SegmentMode,
                                     WorkersOpt)
@@ -69,7 +70,9 @@ IgnoreWsOpt = Annotated[bool, typer.Option(
     "--ignore-whitespace-casing", help="m2: ignore system edits that only change case or spacing.")]
 MaxEdgesOpt = Annotated[Optional[int], typer.Option(
     "--max-edges", min=1, help="m2: most edges of one sentence's lattice (default "
-    "1,000,000; ~310 bytes each); past it, an error.")]
+    "2,500,000; ~310 bytes each); past it, an error.")]
+# the default is maxmatch.DEFAULT_MAX_EDGES, written out: importing maxmatch for it would slow
+# every command's start (tests/test_cli.py checks that the two agree)
 ModeOpt = Annotated[Optional[str], typer.Option(
     "--mode", metavar="MODE", help="m2: correction (default), recognition or detection (the "
     "HOO scores on the M2 lattice). errant: cs (default), cse, ds or dt.")]
@@ -94,7 +97,7 @@ CatOpt = Annotated[Optional[int], typer.Option(
 ExtractorOpt = Annotated[Optional[str], typer.Option(
     "--extractor", metavar="lcs|native|errant", help="Edits of text hypotheses and "
     "--ref golds: lcs (default), native (ERRANT's rules, no spaCy) or errant (ERRANT "
-    "itself; pip install 'gecformats[errant]').")]
+    f"itself; {install_hint('errant')}).")]
 # ---------------------------------------------------------------- gleu
 GleuVersionOpt = Annotated[Optional[str], typer.Option(
     "--gleu-version", metavar="VERSION", help="gleu: plus (default, GLEU+), plus-2016, plus-py3, "

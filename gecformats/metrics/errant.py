@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar
 
 from gecformats import __version__
-from gecformats.errors import GecFormatError, source_difference
+from gecformats.errors import GecFormatError, install_hint, source_difference
 from gecformats.formats.m2 import format_sentence
 from gecformats.metrics.base import Hypothesis, Metric, SystemFailure, Totals
 from gecformats.model import Sentence
@@ -829,7 +829,7 @@ def extraction_warning(hypothesis: str, hyp: str = EXTRACTION) -> str:
                "reference sentences get other edits)")
     return (f"{hypothesis}: plain text, whose edits were extracted by gecformats' own "
             f"aligner {how}; for ERRANT's own edits and types add --extractor errant "
-            "(pip install 'gecformats[errant]')")
+            f"({install_hint('errant')})")
 
 
 def errant_files(hypothesis: str, gold: str, **options: Any) -> ErrantResult:
