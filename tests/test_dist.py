@@ -248,7 +248,8 @@ def test_score_cli_with_the_engine(tmp_path):
                                      "--metric", "errant"])
     remote = CliRunner().invoke(app, [*args, "--engine", "dask", "--workers", "2", "--mode",
                                       "detection", "--metric", "m2", "--metric", "errant"])
-    assert local.exit_code == 2 and "--mode" in local.output  # errant refuses detection
+    assert local.exit_code == 0 and remote.stdout == local.stdout  # m2's mode; errant cs
+    assert '"mode:detection' not in local.stdout and "|mode:detection|" in local.stdout
     local = CliRunner().invoke(app, [*args, "--mode", "detection"])
     remote = CliRunner().invoke(app, [*args, "--engine", "dask", "--workers", "2", "--mode",
                                       "detection"])

@@ -134,10 +134,8 @@ WorkersOpt = Annotated[Optional[int], typer.Option(
 
 # the check that each hypothesis file is the gold's sentences (score, report, gleu, imeasure)
 SentenceCheckOpt = Annotated[bool, typer.Option(
-    "--no-sentence-check", help="Score hypothesis files even where their lines do not "
-    "read like the gold's sentences (by default a file whose lines stop matching, e.g. "
-    "shifted by a lost line, is refused naming the sentence); the signature then says "
-    "sentences:unchecked.")]
+    "--no-sentence-check", help="Score a hypothesis whose lines stop matching the gold's "
+    "sentences (refused by default); signature: sentences:unchecked.")]
 
 # ERRANT's own edits (convert, score --metric errant)
 SpacyModelOpt = Annotated[Optional[str], typer.Option(

@@ -61,7 +61,8 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
         options["filter"] = tuple(options["filter"])
     # with --ref the extractor makes the gold too: every metric takes it then
     shared = {"extractor", "spacy-model"} if refs else set()
-    metrics = build_metrics(names, options, list(options), shared)
+    declined: list[str] = []
+    metrics = build_metrics(names, options, list(options), shared, declined)
     for metric in metrics:  # those that read the gold themselves (GLEU's first pass)
         if hasattr(metric, "gold_format"):
             metric.gold_format = params["gold_format"]
@@ -85,7 +86,7 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
         params["gold_format"], _v(tokenize), _v(segment), _v(params["segmenter"]) or "zh",
         segment_map, resampling, params["strict"], params["jobs"], refs=refs,
         extractor=params["extractor"] or "lcs", spacy_model=params["spacy_model"],
-        check_sentences=not params["no_sentence_check"])
+        check_sentences=not params["no_sentence_check"], option_warnings=declined)
 
 
 def _gold(params: dict[str, Any]) -> tuple[str, list[str]]:

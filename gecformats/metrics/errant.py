@@ -242,12 +242,12 @@ def type_problem(mode: str, kinds: Kinds, extracted: bool, cat: int | None = Non
     else:
         other = 1 - blamed
         cse = cat is None and mode == "cse"
-        why = (("--mode cse compares" if cse else "--filter leaves out edits by their type on"
+        why = (("--errant-mode cse compares" if cse else "--filter leaves out edits by their type on"
                 if cat is None else "--cat 3 lists")
                + f" the types of both sides, and {_describe(kinds, extracted, other)}")
     fix = ("use a gold typed by ERRANT (errant_m2 -gold)" if blamed else
            "type the hypothesis' edits with ERRANT (--extractor errant)")
-    instead = ("--mode cs" if cat is None and mode == "cse" else "leave out --filter"
+    instead = ("--errant-mode cs" if cat is None and mode == "cse" else "leave out --filter"
                if cat is None else
                "--cat 1" if cat != 1 and "other" not in schemes else "leave out --cat")
     return f"{why}, but {_describe(kinds, extracted, blamed)}; {fix}, or {instead}", blamed
@@ -412,9 +412,22 @@ class ErrantMetric(Metric):
     label = "ERRANT"
     columns = ("precision", "recall", "f")
     main = "f"
-    options = frozenset({"beta", "mode", "single", "multi", "filter", "cat", "extractor",
-                         "spacy-model"})
+    options = frozenset({"beta", "errant-mode", "single", "multi", "filter", "cat",
+                         "extractor", "spacy-model"})
     needs_edits = True
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Metric:
+        """As :meth:`Metric.from_options`, ``--errant-mode`` giving ``mode`` (the name
+        ``--mode`` is M2's: its modes are others)."""
+        return cls(**{("mode" if k == "errant-mode" else k.replace("-", "_")): v
+                      for k, v in options.items()})
+
+    def qualifiers(self) -> list[str]:
+        """The mode when not ``cs``, ``single``/``multi``, the types left out."""
+        out = [self.mode] if self.mode != "cs" else []
+        out += ["single"] * self.single + ["multi"] * self.multi
+        return out + ([f"without {','.join(sorted(self.filter))}"] if self.filter else [])
 
     def __init__(self, beta: float = 0.5, mode: str = "cs", single: bool = False,
                  multi: bool = False, filter: Collection[str] = (), cat: int | None = None,
@@ -591,7 +604,7 @@ class ErrantMetric(Metric):
         filters = "".join(["|single" * self.single, "|multi" * self.multi]
                           + ([f"|filter:{','.join(sorted(self.filter))}"] if self.filter else []))
         system = f"|hyp:{hyp}" if hyp is not None else ""
-        return (f"metric:errant|mode:{self.mode}|beta:{self.beta:g}{filters}{system}"
+        return (f"metric:{self.name}|mode:{self.mode}|beta:{self.beta:g}{filters}{system}"
                 f"|gecformats:{__version__}")
 
     def resampler(self, stats: Sequence[ErrantStats]) -> Any:

@@ -33,7 +33,7 @@ reference code read them.
 >>> print(f"{run.results[0].system} {run.results[0].score:.4f}")
 system-a.txt 0.7041
 >>> print(run.signature)
-metric:gleu|version:2015|code:24c806a|n:4|lambda:0|refs:2|references:text|tok:ascii-whitespace|gecformats:0.1.0
+metric:gleu|version:2015|code:24c806a|n:4|lambda:0|refs:2|references:text|tok:ascii-whitespace|gecformats:0.1.0|gold-file:source.txt+2@49c953f4
 
 In memory, with GLEU+ (the default) and references generated per sentence:
 

@@ -444,6 +444,7 @@ class GoToScorerMetric(Metric):
     label = "GoToScorer"
     columns = ("precision", "recall", "f")
     main = "f"
+    declines = {"beta": "its F is F0.5, as GTS and gec-metrics fix it"}
     options = frozenset({"gotoscorer-version", "gotoscorer-weighting", "gotoscorer-ref",
                          "weights-from", "weights", "save-weights", "extractor", "spacy-model"})
     needs_edits = True
@@ -550,6 +551,13 @@ class GoToScorerMetric(Metric):
             return stats
         json_file = self._judgements or (self.save_weights or "").endswith(".json")
         used = self._given if self._given is not None else self._judged(stats, json_file)
+        if self._given is None and len(stats) == 1 and self.weighting == "weighted":
+            self._notes.append(
+                "GoToScorer weighs each chunk by how many of the systems scored fail it, and "
+                "only one system is scored here: every chunk it corrects weighs 0, so what it "
+                "gets right counts for nothing (P = R = F = 0 for any output); score it with "
+                "the other systems, weigh with --weights-from SYS... or --weights FILE, or "
+                "give --gotoscorer-weighting none")
         self._used = used
         if stats:
             self._check(used, stats[0])

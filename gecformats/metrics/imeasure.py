@@ -1687,6 +1687,7 @@ class IMeasureMetric(Metric):
     columns = ("precision", "recall", "f", "i")
     main = "i"
     options = frozenset({"maximise", "optimise"})
+    declines = {"beta": "the I-measure's F is F1, as ieval.py's (gecformats imeasure --beta)"}
     needs_edits = False
 
     def __init__(self, maximise: str = "cwacc", optimise: str = "sentence", mix: bool = True,

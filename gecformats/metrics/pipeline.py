@@ -139,6 +139,32 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
         UsageError: no hypothesis, or standard input twice.
         OSError: a file cannot be read.
     """
+    if gold_name is None or os.fspath(gold) == gold_name:
+        return _evaluate(hypotheses, gold, metrics, gold_format, tokenize, segment, segmenter,
+                         segment_map, jobs, engine, progress, gold_items, lines, mismatch,
+                         gold_name, check_sentences)
+    made = os.fspath(gold)
+    try:  # the gold was made for the run: messages name what the user gave instead
+        run = _evaluate(hypotheses, gold, metrics, gold_format, tokenize, segment, segmenter,
+                        segment_map, jobs, engine, progress, gold_items, lines, mismatch,
+                        gold_name, check_sentences)
+    except GecFormatError as exc:
+        raise GecFormatError(exc.message.replace(made, gold_name),
+                             gold_name if exc.file == made else exc.file,
+                             None if exc.file == made else exc.line, exc.kind) from None
+    run.warnings = [w.replace(made, gold_name) for w in run.warnings]
+    return run
+
+
+def _evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLike[str],
+              metrics: Sequence[Metric], gold_format: str | None, tokenize: str | None,
+              segment: str | None, segmenter: str, segment_map: Mapping[str, str] | None,
+              jobs: int, engine: Any, progress: Callable[[int], None] | None,
+              gold_items: Iterable[Any] | None,
+              lines: Callable[[str], Iterator[tuple[int, str]]] | None,
+              mismatch: Callable[[str, int, int], GecFormatError] | None,
+              gold_name: str | None, check_sentences: bool) -> Evaluation:
+    """:func:`evaluate`'s work (its arguments, all given)."""
     from gecformats.metrics.score import InputCheck
 
     paths = [os.fspath(h) for h in hypotheses]
@@ -482,10 +508,12 @@ class _Hypotheses:
                                      "(is the file one sentence per line?)", self.paths[k],
                                      item[0])
             tokens = tuple(self.projector.project(gold.source, line))
+            check.add_segmented(gold.source, line)
         elif self.tokenizer is not None:
             tokens = tuple(t.text for t in self.tokenizer.tokenize(line))
+            check.add_retokenized(gold.source, split_hypothesis(line), tokens)
             if self.tokenizer.name == "zh":
-                check.add_source(gold.source)
+                check.add_segmented(gold.source, line)
         else:
             tokens = tuple(split_hypothesis(line))
             check.add(gold.source, tokens)
@@ -495,7 +523,8 @@ class _Hypotheses:
         from gecformats.metrics.score import input_warnings
 
         out = input_warnings(check, self.paths[k], self.label,
-                             self.tokenizer.name if self.tokenizer is not None else None)
+                             self.tokenizer.name if self.tokenizer is not None else None,
+                             "project" if self.projector is not None else None)
         sentences, most = self.several[k]
         if sentences:
             name = source_name(self.paths[k])

@@ -57,8 +57,14 @@ def takers(option: str) -> list[str]:
     return out
 
 
+_HINTS = {"mode": " (ERRANT's modes cs, cse, ds, dt are --errant-mode)"}
+"""What the refusal of an option no chosen metric takes adds, where a like-named option is
+meant."""
+
+
 def build_metrics(names: Sequence[str], options: dict[str, Any], given: Iterable[str],
-                  accepted: Iterable[str] = ()) -> list[Metric]:
+                  accepted: Iterable[str] = (), warnings: list[str] | None = None
+                  ) -> list[Metric]:
     """The metrics ``names`` (``m2`` when empty), each built from the options it takes.
 
     Args:
@@ -67,6 +73,9 @@ def build_metrics(names: Sequence[str], options: dict[str, Any], given: Iterable
         given: the options the user gave (the others keep each metric's own default).
         accepted: options this request takes whatever the metrics (``--extractor`` with
             text references: it makes the gold); a metric that declares one still gets it.
+        warnings: when given, gets one warning per option given that a chosen metric does
+            not follow though a user would expect it to (:attr:`Metric.declines`: ``--beta``
+            beside GoToScorer, whose F is F0.5), naming the metric and why.
 
     Raises:
         UsageError: an unknown or repeated metric, an option no chosen metric takes (naming
@@ -80,7 +89,12 @@ def build_metrics(names: Sequence[str], options: dict[str, Any], given: Iterable
     for option in sorted(set(given) - PIPELINE_OPTIONS - set(accepted)):
         if not any(option in cls.options for cls in classes):
             wanted = " or ".join(f"--metric {n}" for n in takers(option)) or "no metric"
-            raise UsageError(f"--{option} goes with {wanted}")
+            raise UsageError(f"--{option} goes with {wanted}{_HINTS.get(option, '')}")
+        for name, cls in zip(names, classes):
+            if option in cls.declines and warnings is not None:
+                users = ", ".join(n for n, c in zip(names, classes) if option in c.options)
+                warnings.append(f"--{option} applies to {users}, not to --metric {name}: "
+                                f"{cls.declines[option]}")
     metrics = []
     for name, cls in zip(names, classes):
         mine = {k: v for k, v in options.items() if k in cls.options and k in set(given)}
@@ -122,6 +136,8 @@ class ScoreRequest:
     check_sentences: bool = True
     """Refuse hypothesis files that are not the gold's sentences (``--no-sentence-check``:
     off)."""
+    option_warnings: list[str] = field(default_factory=list)
+    """Options given that a chosen metric does not follow (:func:`build_metrics`)."""
 
     def check(self) -> None:
         """Refuse what the outputs cannot show.
@@ -212,7 +228,7 @@ def run_score(request: ScoreRequest, progress: Callable[[int], None] | None = No
                        gold_name=request.gold if request.refs else None,
                        check_sentences=request.check_sentences)
         run.gold_origin = origin
-    warnings = list(run.warnings) + list(run.notes)
+    warnings = list(request.option_warnings) + list(run.warnings) + list(run.notes)
     if request.strict and run.warnings:
         raise GecFormatError(run.warnings[0])
     settings = request.resampling
@@ -269,6 +285,7 @@ def m2_results(run: Any, significance: list[list[Any]] | None = None, resampling
             totals.extra.get("nonstandard", ()), per_type=totals.extra.get("per_type"),
             ci=sig.ci if sig is not None else None,
             p_value=sig.p_value if sig is not None else None,
+            p_bound=sig.p_bound if sig is not None else False,
             impossible=totals.extra.get("impossible", (0, 0))[0]))
     return out
 
