@@ -94,9 +94,18 @@ def text_lines(source: Source) -> Iterator[Iterator[str]]:
         # (b"\xef" or b"\xef\xbb") instead of calling it invalid UTF-8
         text = io.TextIOWrapper(raw, encoding="utf-8", newline=None)
         # detach, not close: the binary file is closed by open_binary, or is the caller's
-        stack.callback(text.detach)
+        stack.callback(_detach, text)
         with _decoding(source, name):
             yield _bounded(text, name, universal=True)
+
+
+def _detach(text: io.TextIOWrapper) -> None:
+    try:
+        text.detach()
+    except ValueError:
+        # its binary file is closed already: the collector finalized both in either order
+        # (a reader's generator in a reference cycle), which printed "Exception ignored"
+        pass
 
 
 def string_lines(text: str, name: str = "<string>") -> Iterator[str]:
