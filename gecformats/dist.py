@@ -478,17 +478,32 @@ class Engine:
         self.retries = retries
         self.client: Any = None
         self._cluster: Any = None
+        self._config: Any = None
+        self._scratch: str | None = None
 
     def __enter__(self) -> Engine:
         distributed = _import_distributed()
         if self.scheduler is None:
+            import tempfile
+
+            import dask
+
             n = self.workers or os.cpu_count() or 1
-            # CRITICAL: a task's failure is reported once, by the client, not logged by
-            # the worker on the user's terminal
-            self._cluster = distributed.LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=self.processes,
-                dashboard_address=":0", silence_logs=logging.CRITICAL)
-            self.client = distributed.Client(self._cluster)
+            # the scheduler's and workers' scratch space (Dask's default is TMPDIR/
+            # dask-scratch-space, left behind): a folder of this run, removed on exit
+            self._scratch = tempfile.mkdtemp(prefix="gecformats-dask-")
+            self._config = dask.config.set({"temporary-directory": self._scratch})
+            try:
+                # CRITICAL: a task's failure is reported once, by the client, not logged
+                # by the worker on the user's terminal
+                self._cluster = distributed.LocalCluster(
+                    n_workers=n, threads_per_worker=1, processes=self.processes,
+                    dashboard_address=":0", silence_logs=logging.CRITICAL,
+                    local_directory=self._scratch)
+                self.client = distributed.Client(self._cluster)
+            except BaseException:
+                self.__exit__()
+                raise
         else:
             try:
                 self.client = distributed.Client(self.scheduler, timeout="10s")
@@ -498,11 +513,21 @@ class Engine:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.client is not None:
-            self.client.close()
-        if self._cluster is not None:
-            self._cluster.close()
-        self.client = self._cluster = None
+        try:
+            if self.client is not None:
+                self.client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+        finally:
+            self.client = self._cluster = None
+            if self._config is not None:
+                self._config.__exit__(None, None, None)
+                self._config = None
+            if self._scratch is not None:
+                import shutil
+
+                shutil.rmtree(self._scratch, ignore_errors=True)
+                self._scratch = None
 
     @property
     def n_workers(self) -> int:
