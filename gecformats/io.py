@@ -100,11 +100,13 @@ def text_lines(source: Source) -> Iterator[Iterator[str]]:
 
 
 def _detach(text: io.TextIOWrapper) -> None:
+    """Detach ``text`` from its binary file, which may be closed already: a reader left
+    unfinished by an error is finalized by the garbage collector, in no set order with the
+    generator of :func:`open_binary` that closes the file ("Exception ignored ... I/O
+    operation on closed file" on standard error otherwise)."""
     try:
         text.detach()
     except ValueError:
-        # its binary file is closed already: the collector finalized both in either order
-        # (a reader's generator in a reference cycle), which printed "Exception ignored"
         pass
 
 
