@@ -230,7 +230,10 @@ def _evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathL
         if progress is not None:
             progress(len(results) * steps)
     if unread:
-        raise unread[0]
+        # taken out of the list: the error's traceback holds this frame, and a frame holding
+        # its own error is a cycle that only the collector frees, closing the input files
+        # in any order (a reader's generator then found its file closed: "Exception ignored")
+        raise unread.pop()
     stats = [metric.complete(stats[m]) for m, metric in enumerate(metrics)]
     totals = [[metric.corpus(stats[m][s], choices=True) for s in range(len(paths))]
               for m, metric in enumerate(metrics)]
