@@ -63,10 +63,15 @@ the set of their trigrams (empty below :data:`MIN_CHARS` characters)."""
 
 def grams(text: str | Sequence[str]) -> Grams:
     """``text`` (a string or tokens) as the check compares it (:data:`Grams`)."""
-    flat = "".join("".join(text if isinstance(text, str) else "".join(text)).split()).casefold()
+    flat = _flat(text)
     if len(flat) < MIN_CHARS:
         return flat, frozenset()
     return flat, frozenset(zip(flat, flat[1:], flat[2:]))
+
+
+def _flat(text: str | Sequence[str]) -> str:
+    """``text`` (or tokens) without white space, casefolded."""
+    return "".join(text.split() if isinstance(text, str) else text).casefold()
 
 
 def similarity(a: Grams, b: Grams) -> float:
@@ -92,6 +97,7 @@ class Correspondence:
         self._window: deque[tuple[int, int, bool]] = deque(maxlen=WINDOW)
         self._seen: deque[tuple[int, Grams, Grams]] = deque(maxlen=2 * WINDOW)
         self.informative = self.unlike = 0
+        self._bad = 0  # unlike sentences in the window
 
     def add(self, number: int, line: int | None, source: Grams,
             hypothesis: str | Sequence[str]) -> None:
@@ -102,8 +108,7 @@ class Correspondence:
             GecFormatError: the lines stopped matching the gold's sentences (named at the
                 first unlike sentence of the window that shows it).
         """
-        flat = "".join("".join(hypothesis if isinstance(hypothesis, str)
-                               else "".join(hypothesis)).split()).casefold()
+        flat = _flat(hypothesis)
         if flat == source[0]:  # the source itself, as most lines of a GEC output are
             hyp: Grams = (flat, source[1])
         else:
@@ -115,8 +120,12 @@ class Correspondence:
         bad = similarity(source, hyp) < THRESHOLD
         self.informative += 1
         self.unlike += bad
-        self._window.append((number, line if line is not None else number, bad))
-        if bad and sum(b for _, _, b in self._window) >= UNLIKE:
+        window = self._window
+        if len(window) == WINDOW:
+            self._bad -= window[0][2]
+        window.append((number, line if line is not None else number, bad))
+        self._bad += bad
+        if bad and self._bad >= UNLIKE:
             raise self._refusal()
 
     def _refusal(self) -> GecFormatError:
@@ -250,8 +259,9 @@ def gold_field(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     """The signature field naming the gold scored against: ``gold-file:NAME@HASH``, the
     file's base name (``name``'s, when the gold was made for the run from the file the
     user named; ``+N`` for N files more, as a source and its references) and the first 8 hex
-    digits of the SHA-256 of the bytes of the files (no hash for standard input).  Two
-    scores with the same field used the same gold bytes.
+    digits of the SHA-256 of the files' text (line ends as ``\\n``, a leading byte-order mark
+    dropped: as the readers read it; no hash for standard input).  Two scores with the same
+    field used the same gold.
 
     >>> gold_field("fixtures/score/sample.m2")
     'gold-file:sample.m2@7a2176dc'
@@ -265,14 +275,24 @@ def gold_field(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
                                                   else "")
     if "-" in paths:
         return f"gold-file:{shown}"
+    import io
+
     from gecformats.io import open_binary
 
     digest = hashlib.sha256()
     try:
         for p in paths:
             with open_binary(p) as fh:
-                for block in iter(lambda: fh.read(1 << 20), b""):
-                    digest.update(block)
+                # the text as the readers read it: a CRLF file hashes as its LF twin
+                text = io.TextIOWrapper(fh, encoding="utf-8", errors="surrogateescape",
+                                        newline=None)
+                first = True
+                for block in iter(lambda: text.read(1 << 20), ""):
+                    if first and block.startswith("\ufeff"):
+                        block = block[1:]
+                    first = False
+                    digest.update(block.encode("utf-8", "surrogateescape"))
+                text.detach()
     except OSError:
         return f"gold-file:{shown}"
     return f"gold-file:{shown}@{digest.hexdigest()[:8]}"
