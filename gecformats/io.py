@@ -94,9 +94,20 @@ def text_lines(source: Source) -> Iterator[Iterator[str]]:
         # (b"\xef" or b"\xef\xbb") instead of calling it invalid UTF-8
         text = io.TextIOWrapper(raw, encoding="utf-8", newline=None)
         # detach, not close: the binary file is closed by open_binary, or is the caller's
-        stack.callback(text.detach)
+        stack.callback(_detach, text)
         with _decoding(source, name):
             yield _bounded(text, name, universal=True)
+
+
+def _detach(text: io.TextIOWrapper) -> None:
+    """Detach ``text`` from its binary file, which may be closed already: a reader left
+    unfinished by an error is finalized by the garbage collector, in no set order with the
+    generator of :func:`open_binary` that closes the file ("Exception ignored ... I/O
+    operation on closed file" on standard error otherwise)."""
+    try:
+        text.detach()
+    except ValueError:
+        pass
 
 
 def string_lines(text: str, name: str = "<string>") -> Iterator[str]:

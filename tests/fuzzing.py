@@ -285,7 +285,7 @@ TARGETS = [
         ["score", "{fixture:score/errant.hyp}", "--gold", "{in}", "--metric", "errant"],
         ["score", "{fixture:score/errant.hyp}", "--gold", "{in}", "--metric", "errant", "--cat", "3",
          "--format", "json"],
-        ["score", "{fixture:m2/errant.m2}", "--gold", "{in}", "--metric", "errant", "--mode", "cse"],
+        ["score", "{fixture:m2/errant.m2}", "--gold", "{in}", "--metric", "errant", "--errant-mode", "cse"],
         ["score", "{fixture:m2/errant.m2}", "--gold", "{in}", "--metric", "senterrant",
          "--metric", "gotoscorer", "--gotoscorer-version", "gec-metrics", "--gotoscorer-weighting",
          "weighted"],
@@ -294,7 +294,7 @@ TARGETS = [
            ".m2"),
     Target("errant-hyp", "score/errant.hyp", [
         ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "errant"],
-        ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "errant", "--mode", "ds"],
+        ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "errant", "--errant-mode", "ds"],
         ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "senterrant",
          "--metric", "sentm2", "--metric", "gotoscorer", "--weights-from",
          "{fixture:m2/errant.m2}", "--per-sentence", "{out}.tsv"],

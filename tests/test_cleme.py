@@ -105,15 +105,15 @@ def test_a_gold_edit_that_does_not_fit_is_the_golds_fault(cls, tmp_path: Path):
     bad = [(2, 7, "R", "x", 0)]
     with pytest.raises(GecFormatError, match="the hypothesis' edit 2 7 does not fit"):
         metric._stats(prepared, bad, False)
+    # score: the pipeline's one policy for gold edits comes first (start after end refused
+    # naming the gold's line, past the end left out with a warning); CLEME never sees them
     (tmp_path / "h.txt").write_text("a b c\n")
-    for edit, words in (("5 4", "starts after it ends"), ("5 6", "does not fit the sentence's 3")):
+    for edit, code in (("5 4", 1), ("5 6", 0)):
         (tmp_path / "g.m2").write_text(f"S a b c\nA {edit}|||R|||x|||REQUIRED|||-NONE-|||0\n\n")
         result = CliRunner().invoke(app, ["score", str(tmp_path / "h.txt"), "--gold",
                                           str(tmp_path / "g.m2"), "--metric", cls.name])
-        assert result.exit_code == 1 and result.stdout == ""
-        assert result.stderr == (f"gecformats: {tmp_path / 'g.m2'}: sentence 1: CLEME cannot "
-                                 f"chunk this sentence: the gold's edit {edit} {words}"
-                                 + (" tokens" if edit == "5 6" else "") + " (annotator 0)\n")
+        assert result.exit_code == code, result.output
+        assert f"{tmp_path / 'g.m2'}" in result.stderr and "Error" not in result.output
 
 
 # ------------------------------------------------------------------ counts

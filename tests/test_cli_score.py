@@ -25,7 +25,7 @@ GOLD = SCORE / "sample.m2"
 HYP = SCORE / "sample.hyp"
 THREE = "Precision   : 0.8333\nRecall      : 1.0000\nF_0.5       : 0.8621\n"
 SIGNATURE = ("metric:m2|scorer:maxmatch-0.1.0|beta:0.5|max-unchanged:2|ws-case:significant"
-             "|annotators:2|gecformats:0.1.0")
+             "|annotators:2|gold-file:sample.m2@7a2176dc|gecformats:0.1.0")
 EDGE = "reference/m2scorer/edgecases"
 CONLL = "corpora/conll14"
 COMBINED = f"{CONLL}/conll14st-test-data/noalt/official-2014.combined.m2"
@@ -548,8 +548,9 @@ def test_gold_edit_past_the_end_keeps_the_number_and_warns(tmp_path: Path) -> No
     code, out, err = score(hyp, "--gold", gold, "--format", "m2scorer")
     assert code == 0 and out == "Precision   : 1.0000\nRecall      : 1.0000\nF_0.5       : 1.0000\n"
     assert err == (f"gecformats: warning: {gold}: 1 gold edit past the end of its sentence "
-                   "(first: sentence 1), left out of the score as the NUS scorer leaves it out; "
-                   f"check the gold with `gecformats validate {gold}`\n")
+                   "(first: sentence 1), left out of the score by every metric, as the NUS "
+                   f"scorer leaves it out; check the gold with `gecformats validate {gold}` "
+                   "(score --strict refuses it)\n")
     code, out, err = score(hyp, hyp, "--gold", gold)  # several systems: still once
     assert code == 0 and err.count("past the end") == 1
     for args in ([], ["-v"]):  # the drop-in, fast and full path

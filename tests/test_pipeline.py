@@ -111,7 +111,8 @@ def test_m2_hypotheses_are_read_as_m2(tmp_path):
     ("A 0 2|||R|||x\nA 1 3|||R|||y", "edit 1 3 overlaps an earlier edit ending at 2")])
 def test_an_m2_hypothesis_edit_that_cannot_be_applied_names_the_hypothesis(tmp_path, edits,
                                                                             words):
-    """It was a ValueError traceback (the M2 reader keeps the offsets the file gives)."""
+    """It was a ValueError traceback (the M2 reader keeps the offsets the file gives); the
+    overlap is tests/test_inputs.py's fuzz finding too."""
     from gecformats.metrics.cleme import ClemeMetric
 
     gold, hyp = tmp_path / "gold.m2", tmp_path / "hyp.m2"
@@ -121,8 +122,9 @@ def test_an_m2_hypothesis_edit_that_cannot_be_applied_names_the_hypothesis(tmp_p
     for metric in (M2Metric(), ClemeMetric()):
         with pytest.raises(GecFormatError) as info:
             evaluate([hyp], gold, [metric])
-        assert info.value.file == str(hyp)
-        assert info.value.message.startswith(f"sentence 1: the hypothesis' {words}")
+        assert (info.value.file, info.value.line) == (str(hyp), 1)
+        assert info.value.message.startswith(
+            f"sentence 1: annotator 0's edits cannot make a corrected sentence: {words}")
 
 
 def test_thirteen_conll_systems_as_the_nus_scorer_does():

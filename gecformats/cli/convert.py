@@ -13,7 +13,7 @@ from gecformats.cli.options import SpacyModelOpt
 from gecformats.cli.options import (ConvertAbsent, Deletion, EditTypes, EngineName,
                                     FromOpt, Grouping, Mapping, SplitterName, Targets,
                                     TokenizerName)
-from gecformats.errors import UsageError
+from gecformats.errors import UsageError, install_hint
 
 InputArg = Annotated[str, typer.Argument(
     help="Input file ('-' for standard input, needs --from); for HOO a text or gold "
@@ -72,7 +72,7 @@ JobsOpt = Annotated[int, typer.Option(
     "output does not depend on it.")]
 EngineOpt = Annotated[EngineName, typer.Option(
     "--engine", help="local (this machine, --jobs) or dask (a Dask "
-    "cluster: needs pip install 'gecformats[dask]'): text → M2, M2 → text, words → "
+    f"cluster: needs {install_hint('dask')}): text → M2, M2 → text, words → "
     "characters and HOO/NUCLE/BEA/FCE → M2 are shared out sentence by sentence, other "
     "conversions run whole on a worker; the output is the same.")]
 SchedulerOpt = Annotated[Optional[str], typer.Option(
@@ -124,7 +124,7 @@ UnitOpt = Annotated[Optional[str], typer.Option(
 ExtractorOpt = Annotated[str, typer.Option(
     "--extractor", metavar="lcs|native|errant", help="Text or documents → M2: lcs "
     "(gecformats' aligner), native (ERRANT's rules on guessed word classes) or errant "
-    "(ERRANT's own edits and types, as errant_parallel; pip install 'gecformats[errant]').")]
+    f"(ERRANT's own edits and types, as errant_parallel; {install_hint('errant')}).")]
 
 
 @app.command()

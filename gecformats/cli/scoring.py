@@ -61,7 +61,8 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
         options["filter"] = tuple(options["filter"])
     # with --ref the extractor makes the gold too: every metric takes it then
     shared = {"extractor", "spacy-model"} if refs else set()
-    metrics = build_metrics(names, options, list(options), shared)
+    declined: list[str] = []
+    metrics = build_metrics(names, options, list(options), shared, declined)
     for metric in metrics:  # those that read the gold themselves (GLEU's first pass)
         if hasattr(metric, "gold_format"):
             metric.gold_format = params["gold_format"]
@@ -84,7 +85,8 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
         list(params["hypotheses"]), gold, metrics, _v(params["output_format"]),
         params["gold_format"], _v(tokenize), _v(segment), _v(params["segmenter"]) or "zh",
         segment_map, resampling, params["strict"], params["jobs"], refs=refs,
-        extractor=params["extractor"] or "lcs", spacy_model=params["spacy_model"])
+        extractor=params["extractor"] or "lcs", spacy_model=params["spacy_model"],
+        check_sentences=not params["no_sentence_check"], option_warnings=declined)
 
 
 def _gold(params: dict[str, Any]) -> tuple[str, list[str]]:
@@ -216,7 +218,8 @@ def _trace(request: Any, params: dict[str, Any], trace: Any) -> Any:
                       segment_map=request.segment_map, max_edges=m.max_edges,
                       tokenize=request.tokenize, per_type=m.per_type, mode=m.mode, bonus=m.bonus,
                       keep_counts=request.resampling.ci,
-                      engine=request.engine if plain else None)
+                      engine=request.engine if plain else None,
+                      check_sentences=request.check_sentences)
     for scored in scoring:
         trace.write(describe_sentence(scored))
     return scoring
@@ -225,6 +228,9 @@ def _trace(request: Any, params: dict[str, Any], trace: Any) -> Any:
 def _verbose(request: Any, params: dict[str, Any]) -> None:
     """``--verbose`` with a :data:`TRACED` format: one M2 system, traced sentence by
     sentence (:class:`~gecformats.metrics.score.Scoring`), its result printed after."""
+    from dataclasses import replace
+
+    from gecformats.metrics.inputs import gold_field
     from gecformats.metrics.score import format_result
 
     settings = request.resampling
@@ -232,6 +238,9 @@ def _verbose(request: Any, params: dict[str, Any]) -> None:
     with ExitStack() as stack:
         trace = stack.enter_context(_spooled())
         result = _trace(request, params, trace).result()
+        inputs = f"|{gold_field(request.gold)}" + "|sentences:unchecked" * (
+            not request.check_sentences)
+        result = replace(result, signature=replace(result.signature, inputs=inputs))
         if settings.ci:  # one system: no paired test (ScoreRequest.check)
             from gecformats.metrics import significance
 

@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from gecformats.errors import GecFormatError, UsageError
+from gecformats.errors import GecFormatError, UsageError, install_hint
 from gecformats.io import Source, atomic_output, source_name, text_lines, text_output
 from gecformats.model import Parallel
 from gecformats.report import Report
@@ -274,8 +274,8 @@ def syntok_text(raw: str) -> str:
         try:
             from syntok.tokenizer import Tokenizer
         except ImportError:
-            raise GecFormatError("--unit essay-syntok needs syntok: pip install "
-                                 "'gecformats[multigec]'") from None
+            raise GecFormatError("--unit essay-syntok needs syntok: "
+                                 f"{install_hint('multigec')}") from None
         _SYNTOK = Tokenizer()
     return " ".join(str(token).strip() for token in _SYNTOK.tokenize(raw))
 

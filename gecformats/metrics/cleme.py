@@ -814,6 +814,8 @@ class ClemeMetric(_Chunked):
     columns = ("precision", "recall", "f", "accuracy")
     main = "f"
     options = _options(set())
+    declines = {"beta": "CLEME's F is F0.5, as the original's",
+                "errant-mode": "CLEME counts chunks, not ERRANT's keys"}
     needs_edits = True
 
     def __init__(self, assumption: str = "dependent", level: str = "corpus",
@@ -907,6 +909,7 @@ class Cleme2Metric(_Chunked):
     columns = ("combined", "hit", "wrong", "under", "over")
     main = "combined"
     options = _options({"cleme2-factors"})
+    declines = ClemeMetric.declines
     needs_edits = True
 
     def __init__(self, assumption: str = "dependent", level: str = "corpus",

@@ -50,7 +50,13 @@ def heatmap_svg_cells(heatmap: dict[str, Any], unit: str = "gold edits") -> dict
     return {"width": LABEL_WIDTH + len(systems) * CELL_WIDTH + 4,
             "height": HEAD_HEIGHT + len(types) * CELL_HEIGHT + 4, "cells": cells,
             "cell_width": CELL_WIDTH, "cell_height": CELL_HEIGHT, "label_width": LABEL_WIDTH,
-            "head_height": HEAD_HEIGHT}
+            "head_height": HEAD_HEIGHT, "unit": unit, "legend": colour_legend()}
+
+
+def colour_legend() -> list[tuple[str, str]]:
+    """The heatmap's colour key, ``(label, fill)`` from :func:`_colour` itself: recall 0,
+    0.5 and 1, and the grey of a type without gold edits."""
+    return [(f"{r:g}", _colour(r)) for r in (0, 0.5, 1)] + [("none", _colour(None))]
 
 
 def _colour(recall: float | None) -> str:
