@@ -32,13 +32,17 @@ Dask (``pip install 'gecformats[dask]'``) is needed only here; nothing else impo
 
 from __future__ import annotations
 
+import atexit
 import logging
+import os
+import signal
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from gecformats.errors import GecFormatError, UsageError
+from gecformats.errors import GecFormatError, UsageError, install_hint
 
 IN_FLIGHT = 2
 """Chunks in flight per worker: enough to keep every worker busy, few enough for flat memory."""
@@ -163,38 +167,289 @@ def _reading(tasks: Iterable[Any]) -> Iterator[Any]:
 def process_map(function: Callable[[Any], Any], tasks: Iterable[Any], jobs: int
                 ) -> Iterator[Any]:
     """``function(task)`` for every task in ``jobs`` local processes, yielded in task order,
-    with at most two tasks per process in flight (``Pool.imap`` would read the whole input
-    ahead): the local twin of :meth:`Engine.map_chunks`, shared by every ``--jobs``."""
-    import multiprocessing
+    with at most :data:`IN_FLIGHT` tasks per process sent and not yet yielded (the input is
+    read as results are taken, never ahead): the local twin of :meth:`Engine.map_chunks`,
+    shared by every ``--jobs``.
 
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pending: deque[Any] = deque()
-    pool = multiprocessing.get_context(method).Pool(jobs)
+    However the generator ends (its last result, an error, Ctrl-C, SIGTERM, being closed or
+    collected early), no worker process outlives it: see :class:`_Workers`.
+
+    Raises:
+        USER_ERRORS: what ``function`` raised for bad input, as it raised it (the first such
+            task in task order), or what reading ``tasks`` raised, after the results of the
+            tasks read before it.
+        GecFormatError: a worker process ended without sending its task's result (killed,
+            out of memory).
+    """
+    workers = _Workers(function, jobs)
+    limit = IN_FLIGHT * jobs
+    waiting: deque[int] = deque()  # the numbers of the tasks sent and not yet yielded
+    reading = _reading(tasks)
+    last: Any = None  # what ended the reading: _END, or a _ReadFailed
     try:
-        for task in _reading(tasks):
-            if isinstance(task, _ReadFailed):
-                while pending:
-                    yield pending.popleft().get()
-                raise task.error
-            pending.append(pool.apply_async(function, (task,)))
-            if len(pending) >= 2 * jobs:
-                yield pending.popleft().get()
-        while pending:
-            yield pending.popleft().get()
-        # all done: let the workers finish on their own (close + join) rather than stop
-        # them with SIGTERM (Pool.__exit__), which a worker blocked on the task queue
-        # did not always act on (a test run hung in Pool.terminate)
-        pool.close()
-        pool.join()
+        while True:
+            # a task is read only when a worker is free to take it: a worker has one task
+            # at a time, so neither it nor the parent can block sending while the other does
+            while last is None and len(waiting) < limit and workers.free():
+                task = next(reading, _END)
+                if task is _END or isinstance(task, _ReadFailed):
+                    last = task
+                else:
+                    waiting.append(workers.send(task))
+            if not waiting:
+                break
+            if workers.has(waiting[0]):
+                yield workers.take(waiting.popleft())
+            else:
+                workers.receive()
+        if isinstance(last, _ReadFailed):
+            raise last.error
     finally:
-        pool.terminate()
+        try:
+            workers.stop()
+        finally:
+            reading.close()
+
+
+_END = object()
+
+
+class _RemoteTraceback(Exception):
+    """The traceback of an exception raised in a worker process (a bug, not bad input),
+    shown as the cause of the exception raised again in the parent."""
+
+    def __str__(self) -> str:
+        return f"\n\n(in the worker process)\n{self.args[0]}"
+
+
+class _Worker:
+    """One worker process of :class:`_Workers`: the process, the parent's end of its pipe
+    and the number of the task it runs (``None``: free)."""
+
+    __slots__ = ("process", "connection", "task")
+
+    def __init__(self, process: Any, connection: Any) -> None:
+        self.process = process
+        self.connection = connection
+        self.task: int | None = None
+
+
+STOP_GRACE = 5.0
+"""Seconds a free worker gets to end on its own (told by a sentinel) before it is killed."""
+
+PARENT_CHECK = 0.5
+"""Seconds between a free worker's checks that the process that started it still runs: a
+parent killed with SIGKILL leaves no worker behind for longer."""
+
+
+class _Workers:
+    """Up to ``jobs`` worker processes, each with its own pipe and one task at a time.
+
+    Started as tasks come (a short input forks fewer), by ``fork`` where there is one.
+    Nothing is shared between the processes but the pipes: no task queue, no lock a
+    process killed while holding it could leave locked.  :meth:`stop` ends them all:
+    free workers are sent a sentinel and joined (at most :data:`STOP_GRACE` seconds), busy
+    ones (their results are not wanted any more) and laggards are killed (SIGKILL, which
+    no handler can delay or lose), then all are joined.
+
+    Signals: the stopping signals (SIGINT, SIGTERM, SIGHUP) are blocked while a worker is
+    forked, and the worker sets its own handlers before unblocking them: a forked child
+    runs the parent's Python handlers until it replaces them, and CPython discards the
+    signals that reach a child before it has set itself up after the fork (its "tripped"
+    flags are cleared), so a SIGTERM sent at that moment to a child inheriting
+    :func:`gecformats.io.terminations_raise`'s handler was lost.  A worker ignores SIGINT
+    (Ctrl-C reaches the whole process group: the parent stops the workers, and prints the
+    one line) and dies of SIGTERM and SIGHUP as by default."""
+
+    def __init__(self, function: Callable[[Any], Any], jobs: int) -> None:
+        import multiprocessing
+
+        self.fork = "fork" in multiprocessing.get_all_start_methods()
+        self.context = multiprocessing.get_context("fork" if self.fork else "spawn")
+        self.function = function
+        self.jobs = jobs
+        self.workers: list[_Worker] = []
+        self.results: dict[int, tuple[bool, Any]] = {}
+        self.sent = 0
+        self.owner = os.getpid()
+        _RUNNING.add(self)
+
+    def free(self) -> bool:
+        """Whether a task sent now starts at once (a free worker, or room for one more)."""
+        return len(self.workers) < self.jobs or any(w.task is None for w in self.workers)
+
+    def send(self, task: Any) -> int:
+        """Give ``task`` to a free worker (:meth:`free` must be true); returns its number."""
+        worker = next((w for w in self.workers if w.task is None), None) or self._start()
+        number = self.sent
+        self.sent += 1
+        worker.task = number
+        try:
+            worker.connection.send((number, task))
+        except (OSError, EOFError):
+            raise self._ended(worker) from None
+        return number
+
+    def has(self, number: int) -> bool:
+        """Whether the result of task ``number`` has arrived."""
+        return number in self.results
+
+    def receive(self) -> None:
+        """Wait until at least one busy worker sends its task's result, and keep it.
+
+        Raises:
+            GecFormatError: a busy worker ended without a result."""
+        from multiprocessing.connection import wait
+
+        busy = [w for w in self.workers if w.task is not None]
+        if not busy:
+            raise AssertionError("no task is running")
+        by_connection = {w.connection: w for w in busy}
+        ready = wait([*by_connection, *(w.process.sentinel for w in busy)])
+        for worker in busy:
+            if worker.connection not in ready and worker.process.sentinel not in ready:
+                continue
+            try:
+                number, ok, value = worker.connection.recv()
+            except (OSError, EOFError):
+                raise self._ended(worker) from None
+            worker.task = None
+            self.results[number] = (ok, value)
+
+    def take(self, number: int) -> Any:
+        """The result of task ``number`` (:meth:`has` must be true), or what it raised."""
+        ok, value = self.results.pop(number)
+        if ok:
+            return value
+        error, trace = value
+        if trace is None:
+            raise error
+        raise error from _RemoteTraceback(trace)
+
+    def stop(self) -> None:
+        """End every worker (see the class), and wait until all have.  Nothing in another
+        process (a worker's copy of a parent's generator, collected there)."""
+        if os.getpid() != self.owner:
+            return
+        try:
+            for worker in self.workers:
+                if worker.task is None:
+                    try:
+                        worker.connection.send(None)
+                    except (OSError, EOFError):
+                        pass
+                else:
+                    worker.process.kill()
+            deadline = time.monotonic() + STOP_GRACE
+            for worker in self.workers:
+                worker.process.join(max(0.0, deadline - time.monotonic()))
+        finally:
+            for worker in self.workers:
+                if worker.process.exitcode is None:
+                    worker.process.kill()
+                worker.process.join()
+                worker.connection.close()
+                worker.process.close()
+            self.workers = []
+
+    def _start(self) -> _Worker:
+        mine, theirs = self.context.Pipe()
+        # the child closes the parent's ends it inherits by fork, so that its pipe reads as
+        # closed when the parent is gone
+        inherited = [w.connection for w in self.workers] + [mine] if self.fork else []
+        block = getattr(signal, "pthread_sigmask", None)
+        before = block(signal.SIG_BLOCK, _STOP_SIGNALS) if block else None
+        try:
+            process = self.context.Process(target=_serve, daemon=True, args=(
+                self.function, theirs, inherited, os.getpid(), before))
+            process.start()
+            worker = _Worker(process, mine)
+            self.workers.append(worker)  # before a signal held back can stop the run
+        finally:
+            theirs.close()
+            if block:
+                block(signal.SIG_SETMASK, before)
+        return worker
+
+    @staticmethod
+    def _ended(worker: _Worker) -> GecFormatError:
+        worker.process.join(1.0)
+        code = worker.process.exitcode
+        how = (f"killed by signal {-code}" if code is not None and code < 0
+               else f"exit status {code}" if code is not None else "its pipe closed")
+        return GecFormatError(f"a --jobs worker process ended before it finished its task "
+                              f"({how}; out of memory? try fewer --jobs)")
+
+
+_RUNNING: weakref.WeakSet[_Workers] = weakref.WeakSet()
+"""The workers of the mappers running in this process."""
+
+
+@atexit.register
+def _stop_running() -> None:
+    # a mapper left suspended (its generator held by a traceback) would be finalized late in
+    # the interpreter's shutdown, when modules are half gone: stop its workers before that
+    for workers in list(_RUNNING):
+        workers.stop()
+
+
+_STOP_SIGNALS = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                          if hasattr(signal, name))
+"""What stops a run: blocked while a worker is forked (see :class:`_Workers`)."""
+
+
+def _serve(function: Callable[[Any], Any], connection: Any, inherited: list[Any],
+           parent: int, blocked: Any) -> None:
+    """A worker process of :class:`_Workers`: run the tasks that come on ``connection``
+    until a sentinel (``None``), the pipe's end or the parent's; each task's result, or
+    the exception it raised, goes back as ``(number, ok, value)``."""
+    import gc
+    import traceback
+
+    # what the parent held is the parent's: a collection here must not finalize the copies
+    # (a reader's generator closing its file, an output removing its temporary file)
+    gc.freeze()
+    for parents_end in inherited:
+        parents_end.close()
+    if hasattr(signal, "SIGINT"):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if blocked is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    while True:
+        try:
+            while not connection.poll(PARENT_CHECK):
+                if os.getppid() != parent:
+                    return
+            message = connection.recv()
+        except (OSError, EOFError):
+            return
+        if message is None:
+            return
+        number, task = message
+        try:
+            reply = (number, True, function(task))
+        except BaseException as exc:  # sent back, raised again in the parent
+            trace = None if isinstance(exc, USER_ERRORS) else traceback.format_exc()
+            reply = (number, False, (_portable(exc), trace))
+        try:
+            try:
+                connection.send(reply)
+            except (OSError, EOFError):
+                raise
+            except Exception as exc:  # a result that does not pickle: a bug, told as one
+                connection.send((number, False, (_portable(exc), traceback.format_exc())))
+        except (OSError, EOFError):  # the parent is gone
+            return
 
 
 def _import_distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise UsageError("--engine dask needs Dask: pip install 'gecformats[dask]'") from None
+        raise UsageError(f"--engine dask needs Dask: {install_hint('dask')}") from None
     return distributed
 
 
@@ -223,19 +478,32 @@ class Engine:
         self.retries = retries
         self.client: Any = None
         self._cluster: Any = None
+        self._config: Any = None
+        self._scratch: str | None = None
 
     def __enter__(self) -> Engine:
         distributed = _import_distributed()
         if self.scheduler is None:
-            import os
+            import tempfile
+
+            import dask
 
             n = self.workers or os.cpu_count() or 1
-            # CRITICAL: a task's failure is reported once, by the client, not logged by
-            # the worker on the user's terminal
-            self._cluster = distributed.LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=self.processes,
-                dashboard_address=":0", silence_logs=logging.CRITICAL)
-            self.client = distributed.Client(self._cluster)
+            # the scheduler's and workers' scratch space (Dask's default is TMPDIR/
+            # dask-scratch-space, left behind): a folder of this run, removed on exit
+            self._scratch = tempfile.mkdtemp(prefix="gecformats-dask-")
+            self._config = dask.config.set({"temporary-directory": self._scratch})
+            try:
+                # CRITICAL: a task's failure is reported once, by the client, not logged
+                # by the worker on the user's terminal
+                self._cluster = distributed.LocalCluster(
+                    n_workers=n, threads_per_worker=1, processes=self.processes,
+                    dashboard_address=":0", silence_logs=logging.CRITICAL,
+                    local_directory=self._scratch)
+                self.client = distributed.Client(self._cluster)
+            except BaseException:
+                self.__exit__()
+                raise
         else:
             try:
                 self.client = distributed.Client(self.scheduler, timeout="10s")
@@ -245,11 +513,21 @@ class Engine:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.client is not None:
-            self.client.close()
-        if self._cluster is not None:
-            self._cluster.close()
-        self.client = self._cluster = None
+        try:
+            if self.client is not None:
+                self.client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+        finally:
+            self.client = self._cluster = None
+            if self._config is not None:
+                self._config.__exit__(None, None, None)
+                self._config = None
+            if self._scratch is not None:
+                import shutil
+
+                shutil.rmtree(self._scratch, ignore_errors=True)
+                self._scratch = None
 
     @property
     def n_workers(self) -> int:

@@ -56,6 +56,17 @@ class UsageError(GecFormatError):
         super().__init__(message, file, line, kind)
 
 
+def install_hint(extra: str) -> str:
+    """What to run for gecformats' optional extra ``extra`` (``errant``, ``dask`` ...), for
+    the messages and help texts that name it: the registry's form, and the form that works in
+    a clone of the repository (the registry's fails there until the package is published).
+
+    >>> install_hint("errant")
+    "pip install 'gecformats[errant]', or from a clone pip install '.[errant]'"
+    """
+    return f"pip install 'gecformats[{extra}]', or from a clone pip install '.[{extra}]'"
+
+
 _SPLIT_OFF = frozenset({",", ".", "!", "?", ";", ":", ")", "''", "``", "n't", "'s", "'re", "'ve",
                         "'ll", "'m", "'d", "-LRB-", "-RRB-", "，", "。", "！", "？", "；", "："})
 """Tokens that, standing alone after the first, show a text tokenized already."""

@@ -94,9 +94,20 @@ def text_lines(source: Source) -> Iterator[Iterator[str]]:
         # (b"\xef" or b"\xef\xbb") instead of calling it invalid UTF-8
         text = io.TextIOWrapper(raw, encoding="utf-8", newline=None)
         # detach, not close: the binary file is closed by open_binary, or is the caller's
-        stack.callback(text.detach)
+        stack.callback(_detach, text)
         with _decoding(source, name):
             yield _bounded(text, name, universal=True)
+
+
+def _detach(text: io.TextIOWrapper) -> None:
+    """Detach ``text`` from its binary file, which may be closed already: a reader left
+    unfinished by an error is finalized by the garbage collector, in no set order with the
+    generator of :func:`open_binary` that closes the file ("Exception ignored ... I/O
+    operation on closed file" on standard error otherwise)."""
+    try:
+        text.detach()
+    except ValueError:
+        pass
 
 
 def string_lines(text: str, name: str = "<string>") -> Iterator[str]:
@@ -559,12 +570,35 @@ def renamed(exc: BaseException, names: dict[str, str]) -> BaseException:
     return exc
 
 
-def write_json(data: object, path: str | os.PathLike[str]) -> None:
-    """Write ``data`` as indented UTF-8 JSON to ``path`` (whole or not at all)."""
+def json_text(data: object, **options: Any) -> str:
+    """``data`` as JSON text (``json.dumps`` with ``options``), every float that is not a
+    number or is infinite written ``null``: ``json.dumps`` alone writes ``NaN`` and
+    ``Infinity``, which are not JSON (``jq``, JavaScript's ``JSON.parse`` and strict
+    parsers refuse the whole document).  Every JSON output of the project goes through here.
+
+    >>> json_text({"tau": float("nan"), "r": [0.5, float("inf")]})
+    '{"tau": null, "r": [0.5, null]}'
+    """
     import json
 
+    return json.dumps(_finite(data), allow_nan=False, **options)
+
+
+def _finite(data: Any) -> Any:
+    if isinstance(data, float):
+        return data if data - data == 0 else None  # NaN and ±inf give NaN
+    if isinstance(data, dict):
+        return {k: _finite(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_finite(v) for v in data]
+    return data
+
+
+def write_json(data: object, path: str | os.PathLike[str]) -> None:
+    """Write ``data`` as indented UTF-8 JSON to ``path`` (whole or not at all; a float
+    that is not finite as ``null``, see :func:`json_text`)."""
     with atomic_output(path) as fh:
-        json.dump(data, fh, ensure_ascii=False, indent=1)
+        fh.write(json_text(data, ensure_ascii=False, indent=1))
         fh.write("\n")
 
 

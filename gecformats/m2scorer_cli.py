@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 # gives way: a plain run of this command needs no more than the scorer, and starts in half
 # the time without the rest
 
-USAGE = """\
+USAGE = f"""\
 Usage: maxmatch [OPTIONS] proposed_sentences gold_source
 where
   proposed_sentences   -   system output, sentence per line
@@ -56,7 +56,7 @@ OPTIONS
         --beta B                    -  Beta value for F-measure (finite, above 0). Default 0.5.
         --ignore_whitespace_casing  -  Ignore edits that only affect whitespace and casing. Default no.
         --edge-limit N              -  Largest edit lattice of one sentence (memory, ~310 bytes
-                                       an edge); past it: an error naming the sentence. Default 2500000.
+                                       an edge); past it: an error naming the sentence. Default {DEFAULT_MAX_EDGES}.
                                        (gecformats score --max-edges; not --max-…, which the
                                        reference's getopt reads as --max_unchanged_words)
   -h    --help                      -  print this usage and exit.

@@ -473,7 +473,7 @@ class PunktSplitter:
         params.abbrev_types = set(PUNKT_ABBREVIATIONS)
         digest = hashlib.sha1(" ".join(sorted(PUNKT_ABBREVIATIONS)).encode()).hexdigest()[:8]
         self.version = f"nltk-{nltk.__version__}+abbrev-{digest}"
-        self._punkt = PunktSentenceTokenizer(params)
+        self._punkt = PunktSentenceTokenizer(params, lang_vars=_punkt_variables())
 
     def tokenize(self, text: str) -> list[Token]:
         """The sentences of ``text``, trimmed of surrounding whitespace."""
@@ -488,6 +488,27 @@ class PunktSplitter:
                 last = start + _rstripped(piece)
                 out.append(Token(line.text[first:last], line.start + first, line.start + last))
         return out
+
+
+def _punkt_variables() -> Any:
+    """Punkt's English language variables, its scan of a whole line for sentence ends
+    without the wall-clock limit newer nltk puts on every regular expression (``nltk.redos``:
+    5 s, then a ``TimeoutError``): a long line (a MultiGEC essay of megabytes) on a busy
+    machine would fail or not by the clock.  The pattern is nltk's own and linear."""
+    from nltk.tokenize.punkt import PunktLanguageVars
+
+    try:
+        from nltk import redos
+    except ImportError:  # nltk before its regular-expression guard: nothing to lift
+        return PunktLanguageVars()
+
+    class Untimed(PunktLanguageVars):
+        def period_context_re(self) -> Any:
+            if not hasattr(self, "untimed"):
+                self.untimed = redos.compile(super().period_context_re(), timeout=None)
+            return self.untimed
+
+    return Untimed()
 
 
 class LineSplitter:

@@ -103,7 +103,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.formats import _hoo, cherrant, hoo2011, hoo2012, ixml, m2, nlpcc, parallel, tsv
-from gecformats.io import Source, source_name, text_lines
+from gecformats.io import Source, source_name
 from gecformats.convert.loci import Change, LocusSentence, imeasure_overlap
 from gecformats.model import Document, Edit, Sentence, overlapping
 
@@ -438,19 +438,14 @@ def _validate_bea(source: str | os.PathLike[str]) -> Iterator[Problem]:
     from gecformats.formats import bea
 
     name = source_name(source)
-    with text_lines(source) as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                document = next(bea.parse(line, name))
-            except GecFormatError as error:
-                yield Problem(name, number, number, error.kind, error.message)
-                continue
-            for annotator in sorted({e.annotator for e in document.edits}):
-                mine = document.replace(edits=tuple(e for e in document.edits
-                                                    if e.annotator == annotator))
-                yield from check_document(mine, name, number, [number] * len(mine.edits))
+    for number, document in bea.entries(source):  # the reader's own lines and rules
+        if isinstance(document, GecFormatError):
+            yield Problem(name, number, number, document.kind, document.message)
+            continue
+        for annotator in sorted({e.annotator for e in document.edits}):
+            mine = document.replace(edits=tuple(e for e in document.edits
+                                                if e.annotator == annotator))
+            yield from check_document(mine, name, number, [number] * len(mine.edits))
 
 
 def _validate_uagec(source: str | os.PathLike[str]) -> Iterator[Problem]:

@@ -8,9 +8,10 @@ in-process.  The rule every case must keep:
   is ``gecformats: ...`` lines with no traceback (``validate`` may list problems on
   standard output instead);
 * no uncaught exception, no hang (a per-case time limit) and no memory blow-up (run
-  under an address-space limit);
+  under an address-space limit; the command's own "out of memory" line counts as one);
 * on failure, the output file absent or unchanged and no temporary file left beside it;
 * every precision, recall, F or GLEU printed in [0, 1], or a warning on standard error;
+  standard output that looks like JSON is JSON (no ``NaN`` or ``Infinity``);
 * twins agree (a share of the cases, :data:`TWIN_RATE`, runs one): the input with CRLF line
   ends gives the LF run's exit code, messages and output; ``convert --shards K`` gives parts
   that joined are the plain output (and fails where it fails); ``--engine dask`` (when a
@@ -64,7 +65,7 @@ MEMORY_LIMIT = 3 << 30
 
 SPECIAL = [b"|", b"||", b"|||", b"\t", b"\x00", b"\x01", b"\x1b", "\u0085".encode(),
            "\u2028".encode(), "\u2029".encode(), b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e",
-           b"\r", b"\xef", b"\xef\xbb", b"\xef\xbb\xbf", b"\xff\xfe", b"\xc3", b"\xed\xa0\x80",
+           b"\r", b"\xef", b"\xef\xbb", b"\xef\xbb\xbf", b"\n\xef\xbb\xbf", b"\n\xef\xbb\xbf\n", b"\xff\xfe", b"\xc3", b"\xed\xa0\x80",
            b"9" * 5000, b"2147483648", b"-1", b"-5", b" ", b"  ", b"\n\n", b"S ", b"A ",
            b"noop", b"-NONE-", b"<", b">", b"&", b"&amp;", b"]]>", b"<!--", b'"', b"'",
            b"a/b", b"..", b"/", "没有错误".encode(), "无法标注".encode(), b"T0-A0 ", b"T1 "]
@@ -160,12 +161,14 @@ def m_repeat_slice(rng: random.Random, data: bytes) -> bytes:
 
 
 def m_huge(rng: random.Random, data: bytes) -> bytes:
-    """One huge line or token (megabytes): finds work allocated before a size bound."""
+    """One huge line or token (megabytes): finds work allocated before a size bound; or
+    a line of 37,000 short sentences (work per sentence that grows with the line)."""
     pos = rng.randrange(len(data) + 1)
-    unit = rng.choice((b"the ", b"x", b"\x00", "错".encode(), b"a b "))
+    unit = rng.choice((b"the ", b"x", b"\x00", "错".encode(), b"a b ", b"He go. "))
     # a quarter and one megabyte (linear work stays within the time limit) or past the
-    # 10 MiB line cap (refused while read)
-    size = rng.choice((1 << 18, 1 << 20, 12 << 20))
+    # 10 MiB line cap (refused while read); sentences a quarter (their linear work, Punkt's
+    # and the conversions', is some 0.2 ms each)
+    size = 1 << 18 if unit == b"He go. " else rng.choice((1 << 18, 1 << 20, 12 << 20))
     # bytes below the cap, characters past it (the text readers' cap counts characters)
     count = size // (len(unit) if size < 10 << 20 else len(unit.decode()))
     return data[:pos] + unit * count + data[pos:]
@@ -183,10 +186,28 @@ def m_scramble(rng: random.Random, data: bytes) -> bytes:
     return b"\n".join(lines)
 
 
+def m_swap(rng: random.Random, data: bytes) -> bytes:
+    """Make edits end before they start: neighbouring numbers (an M2 ``A 4 5``, a BEA
+    ``[4, 5``, attributes), each pair with even odds, swapped or made ``end + 1, end``
+    (``A 4 4`` → ``A 5 4``: past the other annotators' edit there, so alone in its chunk).
+    Readers keep such edits (validate reports them); metrics must refuse them."""
+    pairs = list(re.finditer(rb"([0-9]+)([^0-9\n]{1,3})([0-9]+)", data))
+    if not pairs:
+        return m_number(rng, data)
+    chosen = [m for m in pairs if rng.random() < 0.5] or [rng.choice(pairs)]
+    out, at = [], 0
+    for m in chosen:
+        end = m.group(3)
+        start = end if m.group(1) != end and rng.random() < 0.5 else b"%d" % (int(end) + 1)
+        out += [data[at:m.start()], start, m.group(2), m.group(1) if start == end else end]
+        at = m.end()
+    return b"".join(out) + data[at:]
+
+
 MUTATIONS: dict[str, Callable[[random.Random, bytes], bytes]] = {
     "flip": m_flip, "truncate": m_truncate, "line": m_line, "special": m_special,
     "number": m_number, "doctype": m_doctype, "empty": m_empty, "repeat": m_repeat,
-    "repeat-slice": m_repeat_slice, "huge": m_huge, "scramble": m_scramble,
+    "repeat-slice": m_repeat_slice, "huge": m_huge, "scramble": m_scramble, "swap": m_swap,
 }
 HEAVY = {"repeat", "repeat-slice", "huge"}
 """Mutations applied once per case (each already makes its input large)."""
@@ -241,6 +262,8 @@ TARGETS = [
     Target("hyp", "score/sample.hyp", [["score", "{in}", "--gold", "{fixture:score/sample.m2}"],
                                        ["score", "{in}", "--gold", "{fixture:score/sample.m2}",
                                         "--per-sentence", "{out}.tsv", "-v"],
+                                       ["score", "{in}", "--gold", "{fixture:score/sample.m2}",
+                                        "-v", "--format", "latex"],
                                        ["gleu", "{in}", "--gold", "{fixture:score/sample.m2}"],
                                        ["score", "{in}", "--gold", "{fixture:score/sample.m2}",
                                         "--metric", "m2", "--metric", "errant", "--metric", "gleu",
@@ -262,7 +285,7 @@ TARGETS = [
         ["score", "{fixture:score/errant.hyp}", "--gold", "{in}", "--metric", "errant"],
         ["score", "{fixture:score/errant.hyp}", "--gold", "{in}", "--metric", "errant", "--cat", "3",
          "--format", "json"],
-        ["score", "{fixture:m2/errant.m2}", "--gold", "{in}", "--metric", "errant", "--mode", "cse"],
+        ["score", "{fixture:m2/errant.m2}", "--gold", "{in}", "--metric", "errant", "--errant-mode", "cse"],
         ["score", "{fixture:m2/errant.m2}", "--gold", "{in}", "--metric", "senterrant",
          "--metric", "gotoscorer", "--gotoscorer-version", "gec-metrics", "--gotoscorer-weighting",
          "weighted"],
@@ -271,7 +294,7 @@ TARGETS = [
            ".m2"),
     Target("errant-hyp", "score/errant.hyp", [
         ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "errant"],
-        ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "errant", "--mode", "ds"],
+        ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "errant", "--errant-mode", "ds"],
         ["score", "{in}", "--gold", "{fixture:m2/errant.m2}", "--metric", "senterrant",
          "--metric", "sentm2", "--metric", "gotoscorer", "--weights-from",
          "{fixture:m2/errant.m2}", "--per-sentence", "{out}.tsv"],
@@ -303,6 +326,11 @@ TARGETS = [
         ["gleu", "{fixture:gleu/system-a.txt}", "--source", "{in}", "--ref", "{fixture:gleu/ref0.txt}"],
         ["gleu", "{in}", "--source", "{fixture:gleu/source.txt}", "--ref", "{fixture:gleu/ref0.txt}",
          "--version", "2015", "--format", "json"]], ".txt"),
+    Target("score-refs", "gleu/ref1.txt", [
+        ["score", "{fixture:gleu/system-a.txt}", "--source", "{fixture:gleu/source.txt}", "--ref",
+         "{fixture:gleu/ref0.txt}", "--ref", "{in}", "--metric", "m2", "--metric", "cleme"],
+        ["report", "{fixture:gleu/system-a.txt}", "--source", "{fixture:gleu/source.txt}", "--ref",
+         "{in}", "-o", "{out}.html", "--quiet"]], ".txt"),
     Target("correlate", "gleu/human-napoles2015.tsv", [
         ["correlate", "{in}", "{fixture:gleu/human-napoles2015.tsv}"],
         ["correlate", "{fixture:gleu/human-napoles2015.tsv}", "{in}", "--exclude", "INPUT",
@@ -352,10 +380,14 @@ TARGETS = [
          "{fixture:multigec/xx-toy-ref1-dev.md}", "--ref", "{fixture:multigec/xx-toy-ref2-dev.md}"],
         ["convert", "{in}", "{out}", "--from", "multigec", "--to", "parallel", "--unit", "line",
          "--ref", "{fixture:multigec/xx-toy-ref1-dev.md}"],
+        ["convert", "{in}", "{out}.tsv", "--from", "multigec", "--unit", "sentence",
+         "--ref", "{fixture:multigec/xx-toy-ref1-dev.md}"],
         ["convert", "{in}", "{out}.md"]], ".md"),
     Target("multigec-ref", "multigec/xx-toy-ref1-dev.md", [
         ["convert", "{fixture:multigec/xx-toy-orig-dev.md}", "{out}.tsv", "--from", "multigec",
-         "--ref", "{in}"]], ".md"),
+         "--ref", "{in}"],
+        ["convert", "{fixture:multigec/xx-toy-orig-dev.md}", "{out}.tsv", "--from", "multigec",
+         "--unit", "sentence", "--ref", "{in}"]], ".md"),
     Target("jfleg-m2", "jfleg/sample.ref.m2", [
         ["validate", "{in}", "--from", "jfleg"], ["stats", "{in}", "--from", "jfleg"],
         ["convert", "{in}", "{out}.m2", "--from", "jfleg", "--to", "jfleg"],
@@ -379,7 +411,8 @@ TARGETS = [
         ["meta-eval", "--dataset", "seeda", "--data", "{in}", "--gold", "{in}/gold.m2", "--quiet",
          "--metric", "m2", "--metric", "sentm2", "--ci", "5", "--format", "tsv"],
         ["meta-eval", "--dataset", "seeda", "--data", "{in}", "--gold", "{in}/gold.m2", "--quiet",
-         "--level", "sentence", "--metric", "m2", "--metric", "length", "--metric-ties", "skip"],
+         "--level", "sentence", "--metric", "m2", "--metric", "length", "--metric-ties", "skip",
+         "--format", "json"],
         ["meta-eval", "--dataset", "seeda", "--data", "{in}", "--gold", "{in}/gold.m2", "--quiet",
          "--human", "judgments", "--metric", "length", "--metric", "m2", "--ci", "3",
          "--compare", "--window", "3", "--format", "json"]]),
@@ -596,6 +629,8 @@ def _judge(outcome: Outcome, command: list[str], result: Any, before: dict[str, 
         if "Traceback" in err or (not lines and not listed) or any(
                 not line.startswith(prefix) for line in lines):
             outcome.status, outcome.detail = "bad-message", err[-300:]
+        elif OUT_OF_MEMORY in err:  # a clean line, but the blow-up the limit is there to find
+            outcome.status, outcome.detail = "memory", err[-300:]
         else:
             after = _snapshot(outdir)
             if after != before:
@@ -610,8 +645,15 @@ def _judge(outcome: Outcome, command: list[str], result: Any, before: dict[str, 
                 outcome.status, outcome.detail = "out-of-range", bad
 
 
+OUT_OF_MEMORY = "gecformats: out of memory:"
+"""The line the command line prints for a MemoryError (the address-space limit reached)."""
+
 SCORE_LINE = re.compile(r"^\s*(Precision|Recall|F_?[0-9][0-9.]*)\s*:?\s+(\S+)\s*$", re.M)
 SCORE_KEYS = {"precision", "recall", "f", "gleu"}
+
+
+def _not_json(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def _out_of_range(result: Any) -> str:
@@ -619,11 +661,15 @@ def _out_of_range(result: Any) -> str:
     command printed without a warning on standard error; '' when all are in range."""
     values: list[tuple[str, Any]] = [(m.group(1), m.group(2)) for m in SCORE_LINE.finditer(result.stdout)]
     text = result.stdout.strip()
-    if text.startswith(("{", "[")):
+    if text.startswith(("{", "[")):  # JSON, or JSON lines: strict (Python's reader takes NaN)
         try:
-            stack = [json.loads(text)]
+            stack = [json.loads(text, parse_constant=_not_json)]
         except ValueError:
-            stack = []
+            try:
+                stack = [json.loads(line, parse_constant=_not_json)
+                         for line in text.splitlines() if line.strip()]
+            except ValueError as exc:
+                return f"standard output is not JSON: {exc}"[:200]
         while stack:
             item = stack.pop()
             if isinstance(item, dict):

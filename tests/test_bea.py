@@ -75,6 +75,9 @@ def test_m2_to_json_every_annotator(tmp_path):
     ('{"text": "ab", "edits": [[0, [[0, 1, 5]]]]}', "string or null", "syntax"),
     ('{"text": "ab", "edits": [0]}', "[annotator, [edit, ...]]", "syntax"),
     ("{not json", "not JSON", "syntax"),
+    ('{"text": "ab", "edits": [], "cefr": NaN}', "NaN is not a JSON value", "syntax"),
+    ("\ufeff", "byte-order mark", "syntax"),  # validate: a StopIteration traceback
+    ('\ufeff{"text": "cd", "edits": []}', "byte-order mark", "syntax"),  # validate passed it
 ])
 def test_malformed_lines(tmp_path, line, message, kind):
     path = tmp_path / "bad.json"
@@ -84,6 +87,25 @@ def test_malformed_lines(tmp_path, line, message, kind):
     assert (info.value.line, info.value.kind) == (2, kind)
     problem, = validate(path, "bea")
     assert (problem.line, problem.kind) == (2, kind)
+
+
+def test_validate_and_convert_read_the_same_lines(tmp_path):
+    """One reader (:func:`bea.entries`): the file's own byte-order mark is fine for both, a
+    later line's is refused by both, on its line, in one line."""
+    good = tmp_path / "good.json"
+    good.write_bytes(b'\xef\xbb\xbf{"text": "a b", "edits": []}\n\n')
+    assert [d.text for d in bea.read(good)] == ["a b"] and list(validate(good, "bea")) == []
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"text": "a b", "edits": []}\n\xef\xbb\xbf\n')
+    for args in (["validate", str(bad), "--from", "bea"],
+                 ["convert", str(bad), str(tmp_path / "x.m2"), "--from", "bea"]):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 1, args
+        assert result.exception is None or isinstance(result.exception, SystemExit), args
+        shown = result.stdout if args[0] == "validate" else result.stderr
+        assert f"{bad}:2:" in shown and "byte-order mark" in shown, args
+    assert [(n, type(e).__name__) for n, e in bea.entries(bad)] == \
+        [(1, "Document"), (2, "GecFormatError")]
 
 
 def test_cli(tmp_path):

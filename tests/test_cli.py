@@ -472,3 +472,86 @@ def test_convert_to_standard_output_is_counted_and_whole_or_nothing(tmp_path: Pa
                    encoding="utf-8")
     code, out, err = run("convert", bad, "-", "--to", "m2")
     assert code == 1 and out == "" and "garbage" in err
+
+
+# ------------------------------------------------------------- the help says what the code does (issue 34)
+
+def _option_help(command: str, name: str) -> str:
+    """The help text of option ``--name`` of ``command``, on one line."""
+    params = _click_commands()[command].params  # type: ignore[attr-defined]
+    return " ".join(next(p for p in params if f"--{name}" in p.opts).help.split())
+
+
+@pytest.mark.parametrize("command", ["score", "report", "meta-eval"])
+def test_the_metric_help_names_every_registered_metric(command: str) -> None:
+    # meta-eval's list lacked cleme, cleme2 and gotoscorer, which it scores
+    import re
+
+    from gecformats.metrics.request import METRICS
+
+    text = _option_help(command, "metric")
+    out = " ".join(CliRunner().invoke(app, [command, "--help"]).stdout.split())
+    for name in METRICS:
+        assert re.search(rf"(?<![\w-]){name}(?![\w-])", text), f"{command} --metric: {name}"
+        assert name in out
+    choices = _click_commands()[command].params  # type: ignore[attr-defined]
+    metric = next(p for p in choices if "--metric" in p.opts)
+    if command != "meta-eval":  # a list of names; meta-eval also takes length
+        assert list(metric.type.choices) == list(METRICS)
+
+
+@pytest.mark.parametrize("command", ["score", "report"])
+def test_the_max_edges_help_gives_the_default_in_force(command: str) -> None:
+    # the help said 1,000,000, the scorer used 2,500,000
+    from maxmatch import DEFAULT_MAX_EDGES
+
+    assert f"(default {DEFAULT_MAX_EDGES:,};" in _option_help(command, "max-edges")
+
+
+def test_every_mention_of_the_edge_limit_gives_the_default_in_force() -> None:
+    import re
+
+    from gecformats.m2scorer_cli import USAGE
+    from maxmatch import DEFAULT_MAX_EDGES
+
+    assert f"Default {DEFAULT_MAX_EDGES}." in USAGE
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    said = re.findall(r"--max-edges N` \(default ([\d,]+)", readme)
+    said += re.findall(r"\[--max-edges (\d+)\]", readme)
+    assert len(said) >= 3 and {s.replace(",", "") for s in said} == {str(DEFAULT_MAX_EDGES)}
+
+
+def test_top_level_help_and_description_say_what_there_is() -> None:
+    import re
+
+    from gecformats.formats import NAMES
+    from gecformats.metrics.request import METRICS, metric_class
+
+    out = " ".join(run("--help")[1].split())
+    assert f"{len(NAMES)} data formats" in out and f"{len(METRICS)} metrics" in out
+    assert "meta-evaluation" in out and "HTML" in out
+    root = Path(__file__).resolve().parent.parent
+    description = re.search(r'^description = "(.*)"$', (root / "pyproject.toml").read_text(
+        encoding="utf-8"), re.M).group(1)  # type: ignore[union-attr]  (no tomllib in 3.10)
+    for name in METRICS:
+        assert metric_class(name).label in description
+
+
+@pytest.mark.parametrize("command", ["score", "report", "meta-eval"])
+def test_the_readme_command_line_names_every_registered_metric(command: str) -> None:
+    import re
+
+    from gecformats.metrics.request import METRICS
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    summary = readme[readme.index("\n## Command line"):]
+    start = summary.index(f"\ngecformats {command} ")
+    names = re.search(r"\[--metric ([\w|]+) \.\.\.\]", summary[start:]).group(1)  # type: ignore[union-attr]
+    assert set(METRICS) <= set(names.split("|"))
+
+
+@pytest.mark.parametrize("command", ["convert", "score", "meta-eval"])
+def test_the_spacy_model_help_names_the_models_tried_in_order(command: str) -> None:
+    from gecformats.convert.errant_extract import MODELS
+
+    assert f"default {', else '.join(MODELS)})" in _option_help(command, "spacy-model")

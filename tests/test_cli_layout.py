@@ -39,13 +39,13 @@ def test_score_help_groups_options_by_metric() -> None:
     sections = [line for line in out.splitlines() if line and not line[0].isspace()
                 and line.endswith(":")]
     assert sections == ["Arguments:", "Inputs and output:", "Intervals and tests (every metric):",
-                        "Engines (same output):", "M2 (--metric m2):",
-                        "ERRANT (--metric errant; also --beta, --mode):",
+                        "Engines (same output):", "M2 (--metric m2, sentm2):",
+                        "ERRANT (--metric errant, senterrant; also --beta):",
                         "GLEU (--metric gleu):", "I-measure (--metric imeasure):",
                         "GREEN (--metric green):",
                         "GoToScorer (--metric gotoscorer; also --extractor):",
                         "CLEME (--metric cleme, cleme2; neural weights not offered):", "Options:"]
-    m2 = out[out.index("\nM2 (--metric m2):"):out.index("\nERRANT (--metric errant")]
+    m2 = out[out.index("\nM2 (--metric m2, sentm2):"):out.index("\nERRANT (--metric errant")]
     assert "--max-unchanged-words" in m2 and "--single" not in m2
 
 

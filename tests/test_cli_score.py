@@ -25,7 +25,7 @@ GOLD = SCORE / "sample.m2"
 HYP = SCORE / "sample.hyp"
 THREE = "Precision   : 0.8333\nRecall      : 1.0000\nF_0.5       : 0.8621\n"
 SIGNATURE = ("metric:m2|scorer:maxmatch-0.1.0|beta:0.5|max-unchanged:2|ws-case:significant"
-             "|annotators:2|gecformats:0.1.0")
+             "|annotators:2|gold-file:sample.m2@7a2176dc|gecformats:0.1.0")
 EDGE = "reference/m2scorer/edgecases"
 CONLL = "corpora/conll14"
 COMBINED = f"{CONLL}/conll14st-test-data/noalt/official-2014.combined.m2"
@@ -76,6 +76,29 @@ def test_json_with_verbose_keeps_stdout_json() -> None:
     code, out, err = score(HYP, "--gold", GOLD, "--format", "json", "--verbose")
     assert code == 0 and json.loads(out)["sentences"] == 4
     assert "sentence 2: annotator 1 chosen" in err
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "csv", "latex"])
+def test_tables_with_verbose_are_the_tables_without_it(fmt: str, tmp_path: Path) -> None:
+    """They were a ValueError traceback (the traced result renders text, json and m2scorer
+    only); now as json: the trace on standard error, standard output unchanged."""
+    plain = score(HYP, "--gold", GOLD, "--format", fmt, "--quiet", "--ci", "--resamples", "20")
+    code, out, err = score(HYP, "--gold", GOLD, "--format", fmt, "--quiet", "--ci",
+                           "--resamples", "20", "--verbose")
+    assert code == plain[0] == 0 and out == plain[1]
+    assert "sentence 2: annotator 1 chosen" in err and "sentence 2:" not in out
+    hyp = tmp_path / "short.hyp"
+    hyp.write_text("A cat sat on the mat .\n", encoding="utf-8")
+    code, out, err = score(hyp, "--gold", GOLD, "--format", fmt, "--verbose")
+    assert code == 1 and out == "" and err.startswith(f"gecformats: {hyp}: 1 hypothesis line")
+
+
+def test_verbose_refuses_a_gold_of_text_references(tmp_path: Path) -> None:
+    """It read the source text as M2 ("does not start with an 'S' line")."""
+    source = tmp_path / "src.txt"
+    source.write_text("a b c\n", encoding="utf-8")
+    code, out, err = score(source, "--source", source, "--ref", source, "--verbose")
+    assert code == 2 and out == "" and "'--verbose' traces an M2 gold" in err
 
 
 def test_options_reach_the_signature() -> None:
@@ -525,8 +548,9 @@ def test_gold_edit_past_the_end_keeps_the_number_and_warns(tmp_path: Path) -> No
     code, out, err = score(hyp, "--gold", gold, "--format", "m2scorer")
     assert code == 0 and out == "Precision   : 1.0000\nRecall      : 1.0000\nF_0.5       : 1.0000\n"
     assert err == (f"gecformats: warning: {gold}: 1 gold edit past the end of its sentence "
-                   "(first: sentence 1), left out of the score as the NUS scorer leaves it out; "
-                   f"check the gold with `gecformats validate {gold}`\n")
+                   "(first: sentence 1), left out of the score by every metric, as the NUS "
+                   f"scorer leaves it out; check the gold with `gecformats validate {gold}` "
+                   "(score --strict refuses it)\n")
     code, out, err = score(hyp, hyp, "--gold", gold)  # several systems: still once
     assert code == 0 and err.count("past the end") == 1
     for args in ([], ["-v"]):  # the drop-in, fast and full path

@@ -248,7 +248,8 @@ def test_score_cli_with_the_engine(tmp_path):
                                      "--metric", "errant"])
     remote = CliRunner().invoke(app, [*args, "--engine", "dask", "--workers", "2", "--mode",
                                       "detection", "--metric", "m2", "--metric", "errant"])
-    assert local.exit_code == 2 and "--mode" in local.output  # errant refuses detection
+    assert local.exit_code == 0 and remote.stdout == local.stdout  # m2's mode; errant cs
+    assert '"mode:detection' not in local.stdout and "|mode:detection|" in local.stdout
     local = CliRunner().invoke(app, [*args, "--mode", "detection"])
     remote = CliRunner().invoke(app, [*args, "--engine", "dask", "--workers", "2", "--mode",
                                       "detection"])
@@ -377,10 +378,10 @@ def test_a_data_error_on_a_worker_is_raised_as_it_was_and_not_retried(tmp_path, 
     assert open(marker, encoding="utf-8").read() == "x"
 
 
-def _cli(args, cwd):
+def _cli(args, cwd, **environment):
     import subprocess
 
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), **environment}
     proc = subprocess.run([sys.executable, "-m", "gecformats", *args], capture_output=True,
                           text=True, cwd=cwd, env=env, timeout=300)
     return proc.returncode, proc.stderr
@@ -504,3 +505,18 @@ def test_an_earlier_sentence_error_wins_over_a_line_count_error(tmp_path, engine
     assert plain.exit_code == twin.exit_code == 1
     assert "sentence 1 cannot be written" in plain.stderr
     assert twin.stderr == plain.stderr
+
+
+def test_the_engine_leaves_nothing_in_tmpdir(tmp_path):
+    """Issue 34: the local cluster's scratch space (TMPDIR/dask-scratch-space, of the
+    scheduler and every worker) was left behind by every run, failed or not."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    (tmp_path / "src").write_text("a b c\nd e\n")
+    (tmp_path / "ref").write_text("a x c\nd e\n")
+    (tmp_path / "longer").write_text("a x c\nd e\nf\n")
+    for ref, status in (("ref", 0), ("longer", 1)):
+        args = ["convert", "src", "o.m2", "--ref", ref, "--from", "parallel", "--tokenizer",
+                "space", "--engine", "dask", "--workers", "1"]
+        assert _cli(args, tmp_path, TMPDIR=str(scratch))[0] == status
+        assert not list(scratch.iterdir()), ref

@@ -67,7 +67,7 @@ def test_cli_format_errant(tmp_path, flags):
     ref.write_text(REF, encoding="utf-8")
     kwargs, cat = options(flags)
     args = ["score", str(hyp), "--gold", str(ref), "--metric", "errant", "--format", "errant",
-            "--mode", kwargs["mode"]] + (["--cat", str(cat)] if cat else [])
+            "--errant-mode", kwargs["mode"]] + (["--cat", str(cat)] if cat else [])
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert result.stdout == EXPECTED[flags]
@@ -103,7 +103,9 @@ def test_text_hypothesis_is_extracted(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--mode", "detection"], "unknown ERRANT mode 'detection' (known: cs, cse, ds, dt)"),
+    (["--errant-mode", "detection"], "unknown ERRANT mode 'detection' (known: cs, cse, ds, dt)"),
+    (["--mode", "cs"], "--mode goes with --metric m2 or --metric sentm2 (ERRANT's modes cs, "
+                       "cse, ds, dt are --errant-mode)"),
     (["--single", "--multi"], "exclude each other"),
     (["--bonus"], "goes with --metric m2"),
     (["--format", "m2scorer"], "shows --metric m2 alone"),
@@ -172,7 +174,7 @@ def _run(tmp_path, hyp_text, gold_text, *args):
 
 
 @pytest.mark.parametrize("args, blamed, words", [
-    (["--mode", "cse"], "ref.m2", "--mode cse compares the types of both sides, and the "
+    (["--errant-mode", "cse"], "ref.m2", "--errant-mode cse compares the types of both sides, and the "
                                   "hypothesis' types are ERRANT's ('R:VERB:SVA' in sentence 1), "
                                   "but the gold's types are not ERRANT's ('SVA' in sentence 1"),
     (["--cat", "1"], "ref.m2", "--cat 1 groups the types by ERRANT's operation, the letter "
@@ -194,7 +196,7 @@ def test_a_gold_without_errant_types_refuses_cse_and_cat(tmp_path, args, blamed,
 
 def test_one_scheme_on_both_sides_is_scored(tmp_path):
     """NUCLE types on both sides: cse and --cat 3 compare and list them as ERRANT would."""
-    result, _, _ = _run(tmp_path, NUCLE, NUCLE, "--mode", "cse", "--cat", "3", "--format", "json")
+    result, _, _ = _run(tmp_path, NUCLE, NUCLE, "--errant-mode", "cse", "--cat", "3", "--format", "json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["fp"] == data["fn"] == 0 and "ArtOrDet" in data["categories"]
@@ -203,7 +205,7 @@ def test_one_scheme_on_both_sides_is_scored(tmp_path):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--mode", "cse"], "--mode cse compares the types of both sides, and the gold's types are "
+    (["--errant-mode", "cse"], "--errant-mode cse compares the types of both sides, and the gold's types are "
                         "ERRANT's ('R:VERB:SVA' in sentence 1), but the hypothesis' edits were "
                         "extracted from text"),
     (["--cat", "2"], "--cat 2 groups the types by ERRANT's category"),
@@ -227,11 +229,12 @@ def test_a_text_hypothesis_is_said_to_be_extracted_every_time(tmp_path):
     for fmt in ("text", "json", "errant"):
         result, hyp, _ = _run(tmp_path, TEXT, REF, "--format", fmt)
         assert result.exit_code == 0
-        assert result.stderr == (f"gecformats: warning: {hyp}: plain text: its edits were extracted "
-                                 "by gecformats' own aligner (hyp:extracted-lcs), not by ERRANT's, "
+        assert result.stderr == (f"gecformats: warning: {hyp}: plain text, whose edits were "
+                                 "extracted by gecformats' own aligner (hyp:extracted-lcs), not by ERRANT's, "
                                  "and the two differ (on CoNLL-2014 F0.5 up to 0.034 lower, the "
                                  "top two systems swapped); for ERRANT's own edits and types add "
-                                 "--extractor errant (pip install 'gecformats[errant]')\n")
+                                 "--extractor errant (pip install 'gecformats[errant]', or from a "
+                                 "clone pip install '.[errant]')\n")
         if fmt != "errant":  # errant_compare's own output has no signature
             assert "|hyp:extracted-lcs|" in result.stdout
     result, _, _ = _run(tmp_path, HYP, REF, "--format", "json")
@@ -255,7 +258,7 @@ def test_a_text_hypothesis_with_bars_is_scored(tmp_path, line):
 
 
 @pytest.mark.shared("corpora/conll14/official_submissions/AMU")
-@pytest.mark.parametrize("args", [["--mode", "cse"], ["--cat", "1"], ["--cat", "2"]])
+@pytest.mark.parametrize("args", [["--errant-mode", "cse"], ["--cat", "1"], ["--cat", "2"]])
 def test_conll14_original_commands_are_refused(args):
     gold = shared_file("corpora/conll14/conll14st-test-data/noalt/official-2014.combined.m2")
     hyp = shared_file("corpora/conll14/official_submissions/AMU")

@@ -155,7 +155,6 @@ def test_jobs_and_dask_give_the_bytes_of_the_plain_path(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("extra, message", [
     (["--tokenizer", "space"], "runs without --tokenizer"),
-    (["--spacy-model", "no_such_model_xyz"], "needs the spaCy model 'no_such_model_xyz'"),
     (["--extractor", "bert"], "unknown extractor 'bert'"),
 ])
 def test_usage_errors(tmp_path, extra, message):
@@ -166,6 +165,41 @@ def test_usage_errors(tmp_path, extra, message):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2 and message in result.output
     assert not (tmp_path / "o.m2").exists()
+
+
+@pytest.mark.parametrize("command", ["convert", "errant", "gotoscorer", "cleme"])
+def test_a_missing_spacy_model_is_a_setup_error(tmp_path, command):
+    # it was a usage error (exit 2): the command is right, the installation lacks the model
+    src = tmp_path / "src.txt"
+    src.write_text("a b\n", encoding="utf-8")
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S a b\nA 0 1|||R|||c|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
+    out = tmp_path / "o.m2"
+    if command == "convert":
+        args = ["convert", str(src), str(out), "--from", "parallel", "--ref", str(src)]
+    else:
+        args = ["score", str(src), "--gold", str(gold), "--metric", command]
+    result = CliRunner().invoke(app, [*args, "--extractor", "errant", "--spacy-model",
+                                      "no_such_model_xyz"])
+    assert result.exit_code == 1 and result.stdout == "" and not out.exists()
+    assert result.stderr.startswith("gecformats: --extractor errant needs the spaCy model "
+                                    "'no_such_model_xyz', which is neither an installed")
+    assert "python -m spacy download en_core_web_sm" in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_missing_errant_says_what_to_install_from_a_clone_too(monkeypatch):
+    import sys
+
+    from gecformats.convert.errant_extract import load
+    from gecformats.errors import GecFormatError, UsageError
+
+    monkeypatch.setitem(sys.modules, "errant", None)  # import errant: ImportError
+    with pytest.raises(GecFormatError) as caught:
+        load()
+    assert not isinstance(caught.value, UsageError)
+    assert "pip install 'gecformats[errant]', or from a clone pip install '.[errant]'; then " \
+        "python -m spacy download en_core_web_sm" in str(caught.value)
 
 
 def test_score_with_errant_edits_of_text_equals_scoring_errant_parallel_output(tmp_path):

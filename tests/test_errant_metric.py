@@ -59,7 +59,7 @@ def plain(totals: Totals) -> tuple:
 def test_class_attributes():
     assert (ErrantMetric.name, ErrantMetric.label, ErrantMetric.columns, ErrantMetric.main) == \
         ("errant", "ERRANT", ("precision", "recall", "f"), "f")
-    assert ErrantMetric.options == {"beta", "mode", "single", "multi", "filter", "cat",
+    assert ErrantMetric.options == {"beta", "errant-mode", "single", "multi", "filter", "cat",
                                     "extractor", "spacy-model"}
     assert ErrantMetric.needs_edits
 
@@ -196,9 +196,9 @@ def test_a_different_source_is_refused_without_a_file():
 
 
 @pytest.mark.parametrize("hyp, args, side, start", [
-    (HYP, {"mode": "cse"}, 1, "--mode cse compares the types of both sides"),
+    (HYP, {"mode": "cse"}, 1, "--errant-mode cse compares the types of both sides"),
     (HYP, {"cat": 1}, 1, "--cat 1 groups the types by ERRANT's operation"),
-    (HYP, {"mode": "cse", "cat": 2}, 1, "--mode cse compares"),  # cse first, as today
+    (HYP, {"mode": "cse", "cat": 2}, 1, "--errant-mode cse compares"),  # cse first, as today
     (NUCLE, {"cat": 2}, 1, "--cat 2 groups"),
     (NUCLE, {"mode": "cse", "cat": 3}, None, None),
 ])

@@ -78,6 +78,68 @@ def test_align_spans_keep_a_longest_common_subsequence(case: tuple[list[str], li
     assert unchanged == lcs_length(source, target)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from("abcdefgh"), min_size=1, max_size=120),
+       st.lists(st.tuples(st.integers(0, 119), st.sampled_from(["del", "ins", "sub"]),
+                          st.sampled_from("abcdefghxy")), max_size=12))
+def test_windowed_alignment_is_a_valid_common_subsequence(source: list[str],
+                                                         changes: list[tuple[int, str, str]]
+                                                         ) -> None:
+    """Past MAX_CELLS a stretch is aligned window by window (linear, not quadratic): the
+    matches still pair equal tokens in order and the edits still give the target."""
+    target = list(source)
+    for at, op, token in sorted(changes, reverse=True):
+        at = min(at, len(target))
+        if op == "del":
+            del target[at:at + 1]
+        elif op == "ins":
+            target.insert(at, token)
+        else:
+            target[at:at + 1] = [token]
+    old = (extract.MAX_CELLS, extract.WINDOW, extract.MAX_WINDOW)
+    extract.MAX_CELLS, extract.WINDOW, extract.MAX_WINDOW = 16, 4, 16
+    try:
+        pairs = extract._windowed(source, target)
+        edits = align_edits(source, target)
+    finally:
+        extract.MAX_CELLS, extract.WINDOW, extract.MAX_WINDOW = old
+    assert all(source[x] == target[y] for x, y in pairs)
+    assert all(p[0] < q[0] and p[1] < q[1] for p, q in zip(pairs, pairs[1:]))
+    assert apply_edits(source, edits) == tuple(target)
+    assert len(pairs) <= lcs_length(source, target)
+
+
+def test_windowed_alignment_work_is_linear() -> None:
+    """The cells of every window aligned grow with the text, not with its square (an essay
+    of 100,000 words against its correction was 10^10 cells, tens of gigabytes)."""
+    import random
+
+    def cells(n: int) -> int:
+        rng = random.Random(n)
+        source = [rng.choice("abcdefghij") + str(rng.randrange(50)) for _ in range(n)]
+        target = [t if rng.random() > 0.05 else "x" for t in source]
+        counted = [0]
+        real = extract._lcs
+
+        def counting(a: list[str], b: list[str]) -> list[tuple[int, int]]:
+            assert len(a) * len(b) <= max(bound, extract.MAX_WINDOW ** 2)  # no table past it
+            counted[0] += len(a) * len(b)
+            return real(a, b)
+
+        old = extract._lcs, extract.MAX_CELLS
+        extract._lcs, extract.MAX_CELLS = counting, bound  # type: ignore[assignment]
+        try:
+            assert apply_edits(source, align_edits(source, target)) == tuple(target)
+        finally:
+            extract._lcs, extract.MAX_CELLS = old  # type: ignore[assignment]
+        return counted[0]
+
+    bound = 10_000  # the windows, not the exact rest, make the count
+    small, large = cells(20_000), cells(80_000)
+    assert small < 20_000 * extract.MAX_WINDOW
+    assert large / small < 6  # four times the words; quadratic would be 16
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(st.tuples(tokens, tokens), st.tuples(few_tokens, few_tokens)),
        st.booleans(), st.sampled_from(["errant", "nlpcc"]))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import pickle
 import random
 from pathlib import Path
@@ -22,6 +23,7 @@ from conftest import FIXTURES, shared_file
 from gecformats import formats
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.metrics.base import Hypothesis, Totals, _Looping, _LoopingSwap
+from gecformats.metrics.inputs import GoldFit, gold_field
 from gecformats.metrics.gleu import (ABSENT, DEFAULT_ITERATIONS, GleuMetric, _gleu,
                                      _pairwise_sum, gleu_files)
 from gecformats.metrics.score import read_hypothesis
@@ -43,7 +45,9 @@ def score(metric: GleuMetric, gold: Path | str, hypotheses: list[Path] | list[st
     prepare and sentence on a pickled copy (a worker's)."""
     metric.setup(str(gold))
     worker = pickle.loads(pickle.dumps(metric))
-    sentences = formats.get(formats.infer_input(gold)).read(gold)
+    fit = GoldFit(str(gold))
+    sentences = (fit.fit(n, s) for n, s in
+                 enumerate(formats.get(formats.infer_input(gold)).read(gold), 1))
     lines = [[line for _, line in read_hypothesis(h)] for h in hypotheses]
     stats: list[list[object]] = [[] for _ in hypotheses]
     for i, sentence in enumerate(sentences):
@@ -69,8 +73,13 @@ def same_as_gleu_files(gold: Path | str, hypotheses: list, **opts: object) -> Gl
     files = {k: v for k, v in opts.items() if k not in ("gold_format",)}
     run = gleu_files(None, hypotheses, gold=[gold], **files)  # type: ignore[arg-type]
     assert [metric.corpus(s).values[0] for s in stats] == [r.score for r in run.results]
-    assert metric.signature() == str(run.signature)
-    assert metric.warnings() == list(run.notes)
+    # the metric's own signature, then what the pipeline adds about the inputs
+    assert metric.signature() + "|" + gold_field(os.fspath(gold)) == str(run.signature)
+    # the pipeline warns of gold edits past the end (GoldFit), the metric of the rest
+    fit = GoldFit(os.fspath(gold))
+    for n, sentence in enumerate(formats.get(formats.infer_input(gold)).read(gold), 1):
+        fit.fit(n, sentence)
+    assert sorted(metric.warnings() + fit.warnings()) == sorted(run.notes)
     return metric
 
 
@@ -122,7 +131,8 @@ def test_absent_annotators_and_notes_equal_gleu_files(tmp_path, absent, noop):
     for version, lam in CONFIGS:
         metric = same_as_gleu_files(gold, [hyp], **options(version, lam), absent=absent)
         assert any("references of annotators missing" in n for n in metric.warnings())
-        assert any("out-of-range" in n for n in metric.warnings())  # the edit 0 9
+        assert not any("out-of-range" in n for n in metric.warnings())  # the edit 0 9: the
+        # pipeline leaves it out before the metric sees it, and warns (GoldFit)
 
 
 def random_gold(rng: random.Random, sentences: int) -> tuple[str, list[list[str]]]:
@@ -227,10 +237,10 @@ def test_setup_errors(tmp_path):
         GleuMetric().prepare(next(formats.get("m2").read(GOLD)))
     bad = tmp_path / "bad.m2"
     bad.write_text("S a b\nA 0 5|||R:X|||c|||REQUIRED|||-NONE-|||0\n\n")
-    with pytest.raises(GecFormatError, match="sentence 1: annotator 0, edit 0 5") as info:
-        GleuMetric(mixed=True).setup(str(bad))
-    assert info.value.file == str(bad)
-    with pytest.raises(GecFormatError, match="does not fit"):
+    # an edit past the end: the pipeline leaves it out of every metric's gold (GoldFit), so
+    # setup's pass, which sees the gold as prepare() will, does not stop at it
+    GleuMetric(mixed=True).setup(str(bad))
+    with pytest.raises(GecFormatError, match="does not fit"):  # given to prepare() as is
         GleuMetric(mixed=True).prepare(next(formats.get("m2").read(bad)))
 
 
@@ -429,7 +439,7 @@ def test_conll14_combined_gold_equals_gleu_files(version, lam):
     hyps = [shared_file(f"{CONLL}/official_submissions/{s}") for s in NAMES]
     run = gleu_files(None, hyps, gold=[shared_file(COMBINED)], version=version, lam=lam)
     assert [metric.corpus(s).values[0] for s in stats] == [r.score for r in run.results]
-    assert metric.signature() == str(run.signature)
+    assert metric.signature() + "|" + gold_field(shared_file(COMBINED)) == str(run.signature)
     assert metric.warnings() == list(run.notes) and "88 references" in run.notes[0]
     if version == "plus":
         assert "%f" % metric.corpus(stats[0]).values[0] == "0.583256"  # AMU, as the original

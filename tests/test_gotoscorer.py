@@ -292,4 +292,36 @@ def test_an_annotator_the_gold_lacks_is_refused_or_noted(tmp_path):
                                       "gotoscorer", "--gotoscorer-ref", "1", "--extractor",
                                       "native"])
     assert result.exit_code == 0
-    assert "1 of 2 sentences have no annotator 1" in result.stderr
+    assert "1 of 2 sentences list other annotators but not annotator 1" in result.stderr
+    assert "no A line" not in result.stderr
+
+
+def test_sentences_without_any_a_line_are_counted_apart(tmp_path):
+    # the 136 CoNLL-2014 sentences without an A line were said to have "no annotator 0"
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S a b\nA 0 1|||R|||c|||REQUIRED|||-NONE-|||0\n"
+                    "A 1 2|||R|||d|||REQUIRED|||-NONE-|||1\n\n"
+                    "S e f\nA 0 1|||R|||g|||REQUIRED|||-NONE-|||0\n\n"
+                    "S h i\n\n")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("a d\ng f\nh i\n")
+
+    def warnings(ref: str) -> list[str]:
+        result = CliRunner().invoke(app, ["score", str(hyp), "--gold", str(gold), "--metric",
+                                          "gotoscorer", "--gotoscorer-ref", ref, "--extractor",
+                                          "native"])
+        assert result.exit_code == 0
+        return [w for w in result.stderr.splitlines() if str(gold) in w]
+
+    # annotator 0: the sentence without an A line has no edit, as it means: nothing to note
+    assert warnings("0") == []
+    [note] = warnings("1")
+    assert "1 of 3 sentences list other annotators but not annotator 1; GoToScorer scores " \
+        "them as if annotator 1 made no edit" in note
+    assert note.endswith("; 1 more have no A line at all (no annotator edits them) and are "
+                         "scored with no gold edit, which is what they mean")
+    gold.write_text("S h i\n\nS j\n\n")
+    hyp.write_text("h i\nj\n")
+    result = CliRunner().invoke(app, ["score", str(hyp), "--gold", str(gold), "--metric",
+                                      "gotoscorer", "--extractor", "native"])
+    assert result.exit_code == 1 and "no sentence of the gold has annotator 0" in result.stderr

@@ -447,3 +447,21 @@ def test_a_sentence_that_would_read_back_as_a_header_is_refused() -> None:
     assert [s.source for s in m2.parse(text)] == [("a",), ("#", "0001")]
     edited = Sentence(("#", "0001"), {0: (Edit(0, 1, (("x",),)),)})
     assert m2.parse(m2.dumps([edited])) == [edited]
+
+
+@pytest.mark.parametrize("correction, reason", [
+    (("x||y",), "'||' between alternative corrections"),
+    (("x|",), "would be read as M2's separators"),
+    (("-NONE-",), "would read back as a deletion"),
+    (("a b",), "a correction token contains a space"),
+])
+def test_an_unwritable_edit_says_why_and_shows_the_edit(correction, reason):
+    from gecformats.formats.m2 import UnwritableEdit, format_edit
+    from gecformats.model import Edit
+
+    edit = Edit(1, 2, (correction,), "R", annotator=3)
+    with pytest.raises(UnwritableEdit, match=reason) as info:
+        format_edit(edit)
+    assert info.value.edit is edit and reason in info.value.reason
+    assert str(info.value).endswith(f"edit 1 2 -> {' '.join(correction)!r} of annotator 3")
+    assert "Edit(" not in str(info.value)

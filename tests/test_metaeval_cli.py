@@ -65,6 +65,27 @@ def test_json_text_latex(seeda: Path) -> None:
     assert code == 0 and out.startswith("\\begin{tabular}") and "EW\\_edit" in out
 
 
+def test_json_writes_null_where_a_value_is_undefined(seeda: Path) -> None:
+    """One ranking item whose two systems the metric ties: no pair is left under the skip
+    convention, its accuracy and tau are undefined.  JSON has no NaN: it was written as
+    the token ``NaN``, which JSON parsers refuse; now ``null``."""
+    for name in ("edit", "sent"):
+        (seeda / "data" / f"judgments_{name}.xml").write_text(
+            '<?xml version="1.0" encoding="UTF-8"?>\n<appraise-results>\n'
+            '<error-correction-ranking-result source-language="err" id="t" target-language="cor">\n'
+            '  <ranking-item src-id="2" id="1" user="a">\n'
+            '    <translation system="BART" rank="1"/>\n    <translation system="PIE" rank="2"/>\n'
+            "  </ranking-item>\n</error-correction-ranking-result>\n</appraise-results>\n")
+    code, out, _ = _run("--dataset", "seeda", "--data", str(seeda), "--level", "sentence",
+                        "--metric", "m2", "--config", "base", "--metric-ties", "skip",
+                        "--format", "json", "--quiet")
+    assert code == 0 and "NaN" not in out
+    rows = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} in the JSON"))
+    row = rows["sentence"][0]
+    assert row["pairs"] == 1 and row["accuracy"] is None and row["tau"] is None
+    assert row["acc_tie_skip"] is None and row["acc_tie_loss"] == 0.0
+
+
 def test_gjg15(tmp_path: Path) -> None:
     folder = write_gjg15(tmp_path)
     code, out, _ = _run("--dataset", "gjg15", "--data", str(folder), "--metric", "length",

@@ -227,6 +227,41 @@ def test_sentence_unit_covers_every_word(src: list[str], ref: list[str]) -> None
     assert [w for p in items for w in (p.references[0] or "").split()] == reference.split()
 
 
+def test_sentence_unit_work_grows_linearly_with_the_essay() -> None:
+    """An essay of n sentences with a reference corrected throughout: four times the
+    sentences take about four times the CPU (the sentence starts were found by a scan from
+    the first word, and the reference aligned as one n² table: 156 KB took 219 s and 13 GB;
+    now ~2 s).  A loose ratio of the two sizes' CPU time, never an absolute time; the
+    bound on the alignment's own work is tests/test_extract.py's."""
+    import random
+    import time
+
+    from gecformats.formats.multigec import split_sentences
+
+    def essay(n: int) -> Parallel:
+        rng = random.Random(n)
+        words = "cat dog house tree car book river town friend school".split()
+        src, ref = [], []
+        for _ in range(n):
+            a, b = rng.choice(words), rng.choice(words)
+            src.append(f"He go to the {a} with {b}.")
+            ref.append(f"He goes to the {a} with {b}.")
+        return Parallel(" ".join(src), (" ".join(ref),), "1", {})
+
+    def cpu(n: int) -> float:
+        item = essay(n)
+        best = float("inf")
+        for _ in range(2):
+            started = time.process_time()
+            items = split_sentences(item)
+            best = min(best, time.process_time() - started)
+        assert len(items) == n and items[-1].references[0].startswith("He goes to the ")
+        return best
+
+    small, large = cpu(1_500), cpu(6_000)
+    assert large / small < 8, (small, large)  # linear: about 4; quadratic: 16
+
+
 def test_sentence_unit_from_the_command_line(tmp_path: Path) -> None:
     out = tmp_path / "s.tsv"
     result = CliRunner().invoke(app, ["convert", str(FIXTURES / "multigec" / "xx-toy-orig-dev.md"),

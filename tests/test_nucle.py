@@ -223,6 +223,52 @@ def test_malformed_input_names_the_line(tmp_path, text, message):
     assert str(path) in str(info.value)
 
 
+def _essay(mistakes: int, bad_at: int | None = None) -> str:
+    """One DOC of ``mistakes`` mistakes, ten per paragraph; the mistake ``bad_at`` ends
+    before it starts."""
+    out = ['<DOC nid="1">\n<TEXT>\n']
+    out += ["<P>\n" + "He go to school every days . " * 10 + "\n</P>\n"] * (mistakes // 10)
+    out.append('</TEXT>\n<ANNOTATION teacher_id="1">\n')
+    for k in range(mistakes):
+        par, off = k // 10, (k % 10) * 30 + 3
+        end = off - 1 if k == bad_at else off + 2
+        out.append(f'<MISTAKE start_par="{par}" start_off="{off}" end_par="{par}" '
+                   f'end_off="{end}">\n<TYPE>SVA</TYPE>\n<CORRECTION>goes</CORRECTION>\n'
+                   "</MISTAKE>\n")
+    return "".join(out) + "</ANNOTATION>\n</DOC>\n"
+
+
+def test_reading_is_linear_in_the_mistakes_of_a_doc():
+    """Every tag's line was counted from the DOC's start (16,000 mistakes: 40 s); now a
+    bisection.  A loose ratio of two sizes' CPU time (quadratic: 16), never an absolute."""
+    import time
+
+    def cpu(mistakes: int) -> float:
+        text = _essay(mistakes)
+        best = float("inf")
+        for _ in range(2):
+            started = time.process_time()
+            doc, = nucle.parse(text)
+            best = min(best, time.process_time() - started)
+        assert len(doc.edits) == mistakes
+        return best
+
+    small, large = cpu(2_000), cpu(8_000)
+    assert large / small < 8, (small, large)
+
+
+def test_lines_are_still_named_in_a_large_doc(tmp_path):
+    text = _essay(3_000, bad_at=2_500)
+    line = text[:text.index('start_off="3" end_par="250" end_off="2"')].count("\n") + 1
+    with pytest.raises(GecFormatError, match="ends .* before it starts") as info:
+        list(nucle.parse(text))
+    assert info.value.line == line
+    doc, = nucle.parse(_essay(3_000))
+    assert doc.edits[-1].get_meta("nucle.line") == str(text.count("\n") - 5)
+    again, = nucle.parse(nucle.dumps([doc]))  # the writer finds each paragraph by bisection
+    assert [(e.start, e.end) for e in again.edits] == [(e.start, e.end) for e in doc.edits]
+
+
 def test_cli_error_exit(tmp_path):
     path = tmp_path / "bad.sgml"
     path.write_text("<P>\nno doc\n</P>\n", encoding="utf-8")

@@ -105,6 +105,28 @@ def test_m2_hypotheses_are_read_as_m2(tmp_path):
     assert table.system_rows() == [("R:PREP", 1, 1, 1.0), ("U:DET", 1, 1, 1.0)]
 
 
+@pytest.mark.parametrize("edits, words", [
+    ("A 2 1|||R|||x", "edit 2 1 is out of range for 4 source tokens"),
+    ("A 2 9|||R|||x", "edit 2 9 is out of range"),
+    ("A 0 2|||R|||x\nA 1 3|||R|||y", "edit 1 3 overlaps an earlier edit ending at 2")])
+def test_an_m2_hypothesis_edit_that_cannot_be_applied_names_the_hypothesis(tmp_path, edits,
+                                                                            words):
+    """It was a ValueError traceback (the M2 reader keeps the offsets the file gives); the
+    overlap is tests/test_inputs.py's fuzz finding too."""
+    from gecformats.metrics.cleme import ClemeMetric
+
+    gold, hyp = tmp_path / "gold.m2", tmp_path / "hyp.m2"
+    gold.write_text("S a b c d\nA 0 1|||R|||x|||REQUIRED|||-NONE-|||0\n\n")
+    hyp.write_text("S a b c d\n" + "".join(f"{line}|||REQUIRED|||-NONE-|||0\n"
+                                             for line in edits.split("\n")) + "\n")
+    for metric in (M2Metric(), ClemeMetric()):
+        with pytest.raises(GecFormatError) as info:
+            evaluate([hyp], gold, [metric])
+        assert (info.value.file, info.value.line) == (str(hyp), 1)
+        assert info.value.message.startswith(
+            f"sentence 1: annotator 0's edits cannot make a corrected sentence: {words}")
+
+
 def test_thirteen_conll_systems_as_the_nus_scorer_does():
     gold = shared_file("corpora/conll14/conll14st-test-data/noalt/official-2014.combined.m2")
     folder = shared_file("corpora/conll14/official_submissions")

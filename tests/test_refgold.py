@@ -71,7 +71,7 @@ def test_native_extracts_both_sides(files):
     assert result.exit_code == 0, result.output
     got = json.loads(result.stdout)
     assert "hyp:extracted-native" in got["signature"]
-    assert got["signature"].endswith("|gold:extracted-native")
+    assert "|gold:extracted-native|gold-file:src@" in got["signature"]
 
 
 def test_signature_names_the_gold_extraction(files):
@@ -128,6 +128,33 @@ def test_the_temporary_gold_is_removed(files, tmp_path, monkeypatch):
     result = _run(files["hyp"], "--source", files["src"], "--ref", files["ref0"])
     assert result.exit_code == 0
     assert set(tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize("token, why", [
+    ("good||nice", "'||' between alternative corrections"),
+    ("good|||nice", "'|||' between an A line's fields"),
+    ("good|", "would be read as M2's separators"),
+    ("-NONE-", "would read back as a deletion"),
+])
+@pytest.mark.parametrize("command", ["score", "report"])
+def test_a_reference_token_m2_cannot_hold_names_the_reference_and_line(tmp_path, monkeypatch,
+                                                                       token, why, command):
+    """It was a ValueError traceback from the M2 writer of the temporary gold."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    f = _files(tmp_path, src=SOURCE, hyp=HYP, ref0=REF0, ref1=REF1.replace("fine", token))
+    before = set(tmp_path.iterdir())
+    args = [f["hyp"], "--source", f["src"], "--ref", f["ref0"], "--ref", f["ref1"]]
+    if command == "report":
+        args += ["-o", str(tmp_path / "r.html")]
+    result = CliRunner().invoke(app, [command, *args])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.stdout == "" and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"gecformats: {f['ref1']}:3: this reference cannot be scored")
+    assert why in result.stderr and "gecformats-gold-" not in result.stderr
+    assert set(tmp_path.iterdir()) == before  # no temporary gold, no report left
 
 
 def test_tokenize_applies_to_the_references_too(tmp_path):

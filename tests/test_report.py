@@ -290,3 +290,31 @@ def test_text_references_as_the_gold(tmp_path: Path) -> None:
     assert data["totals"] == [[scored["correct"], scored["proposed"], scored["gold"]]] \
         == [[1, 2, 2]]  # "like apple" → "likes apples" is one gold edit
     assert "gold:extracted-lcs" in out.read_text(encoding="utf-8")
+
+
+def test_the_page_explains_its_colours_counts_and_untyped_false_positives() -> None:
+    """Issue 34: a colour key under each heatmap (fills from the heatmap's own colour
+    function), c/p/g named where the counts are shown, and why a gold type with Outcome FP
+    finds nothing (false positives carry no gold type)."""
+    from gecformats.metrics.request import ScoreRequest, build_metrics
+    from gecformats.report.html import _colour, render_html
+    from gecformats.report.build import build_report
+
+    gold = FIXTURES / "m2" / "errant.m2"
+    html = render_html(build_report(ScoreRequest(
+        [str(gold)], str(gold), build_metrics(["m2", "errant"], {"cat": 2}, ["cat"]))))
+    for key, unit in (("heatmap-legend", "gold edits"), ("errant-legend", "reference edits")):
+        legend = re.search(rf'<p class="legend heat-legend" id="{key}">(.*?)</p>', html, re.S)
+        assert legend, key
+        text = re.sub(r"<[^>]+>", "", legend.group(1)).replace("&nbsp;", " ")
+        assert " ".join(text.split()) == (f"Colour: recall 0 0.5 1 · no {unit} of the type · "
+                                          f"each cell: matched/all {unit} of the type")
+        fills = re.findall(r'style="background: (#[0-9a-f]{6})"', legend.group(1))
+        assert fills == [_colour(0), _colour(0.5), _colour(1), _colour(None)]
+    assert "c/p/g</b> correct (credited) / proposed system edits / gold edits of the chosen " \
+        "annotator" in html
+    assert ">c/p/g ' + r[2]" in html  # each system's counts, in the script
+    assert '<option value="FP">FP (not credited; no gold type)</option>' in html
+    note = re.search(r'<p class="note" id="fp-note">(.*?)</p>', html, re.S)
+    assert note and "False positives carry no gold type" in note.group(1)
+    assert "set Gold type to any to list them" in html

@@ -129,6 +129,34 @@ def test_filter_by_outcome(web: Any, conll: Any, outcome: str) -> None:
     assert first.find_elements("css selector", f".e.{outcome.lower()}")
 
 
+def test_the_legends_and_the_untyped_false_positives_are_explained(web: Any, conll: Any) -> None:
+    # a gold type with Outcome FP listed nothing, and nothing said why
+    _, data = conll
+    camb, prep = data["systems"].index("CAMB"), data["types"].index("Prep")
+    legend = web.find_element("id", "heatmap-legend")
+    text = " ".join(legend.text.split())
+    assert legend.is_displayed() and text.startswith("Colour: recall 0 0.5 1")
+    assert "no gold edits of the type" in text
+    rb.view(web, "sentences")
+    assert "c/p/g correct (credited) / proposed system edits / gold edits" in \
+        web.find_element("id", "edit-legend").text
+    note = web.find_element("id", "fp-note")
+    assert note.is_displayed() and note.text.startswith("False positives carry no gold type")
+    rb.select(web, "f-system", camb)
+    rb.select(web, "f-type", prep)
+    rb.select(web, "f-outcome", "FP")
+    assert rb.filtered(web) == []
+    assert web.find_element("id", "count").text == (
+        "0 of 1312 sentences: false positives carry no gold type; set Gold type to any to "
+        "list them")
+    rb.select(web, "f-type", -1)  # under "any" they are listed
+    assert rb.filtered(web) and web.find_element("id", "count").text.endswith(" sentences")
+    card = web.find_element("css selector", ".sent .sys")
+    row = data["sentences"][rb.filtered(web)[0]][2][camb]
+    assert card.find_element("css selector", ".cnt").text == f"c/p/g {row[2]}/{row[3]}/{row[4]}"
+    assert rb.console_errors(web) == []
+
+
 def test_side_by_side_of_two_systems_that_differ(web: Any, conll: Any) -> None:
     _, data = conll
     a, b = data["systems"].index("AMU"), data["systems"].index("CAMB")

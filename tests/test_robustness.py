@@ -431,3 +431,19 @@ def test_an_xml_text_past_the_parsers_limit_is_said_in_words_and_no_column(tmp_p
     assert out == (f"{path}:2: syntax: not well-formed XML: a text or name longer "
                    "than the XML parser's limit of 10,000,000 characters (Resource limit "
                    "exceeded: Text node too long, try XML_PARSE_HUGE)\n")
+
+
+def test_a_reader_closed_after_its_file_is_quiet(tmp_path: Path) -> None:
+    """A reader's generator and its file in a reference cycle are finalized by the collector
+    in any order; the file first made the generator's exit raise ("Exception ignored in:
+    <generator object _blocks>", after score's one line; issue 34)."""
+    from gecformats.io import text_lines
+
+    path = tmp_path / "a.txt"
+    path.write_text("a\nb\n", encoding="utf-8")
+    raw = open(path, "rb")
+    reading = text_lines(raw)
+    lines = reading.__enter__()
+    assert next(lines) == "a\n"
+    raw.close()
+    assert reading.__exit__(None, None, None) is False

@@ -101,7 +101,12 @@ def test_sentm2_options_and_signature():
     metric = build_metrics(["sentm2"], {"beta": 1.0}, {"beta"})[0]
     assert metric.beta == 1.0 and metric.signature().startswith("metric:sentm2|")
     assert "|beta:1|" in metric.signature()
-    assert "mode" not in SentM2Metric.options and "per-type" not in SentM2Metric.options
+    # --mode and --bonus apply to SentM2 as to M2 (issue 34: the same option in one table);
+    # --per-type is M2's corpus view, which SentM2 declines (a warning names it)
+    assert {"mode", "bonus"} <= SentM2Metric.options and "per-type" not in SentM2Metric.options
+    assert "per-type" in SentM2Metric.declines
+    metric = build_metrics(["sentm2"], {"mode": "detection"}, {"mode"})[0]
+    assert metric.mode == "detection" and "|mode:detection|" in metric.signature()
 
 
 # ------------------------------------------------------------------ SentERRANT
@@ -135,8 +140,12 @@ def test_senterrant_counts_keys_as_ptm2():
     assert metric.corpus([stats]).values == (1.0, 1.0, 1.0)
 
 
-def test_senterrant_refuses_errant_only_options():
-    assert SentErrantMetric.options == frozenset({"beta", "extractor", "spacy-model"})
+def test_senterrant_takes_errant_modes_and_filters_not_categories():
+    assert SentErrantMetric.options == frozenset({"beta", "errant-mode", "single", "multi",
+                                                  "filter", "extractor", "spacy-model"})
+    assert "cat" in SentErrantMetric.declines
+    metric = build_metrics(["senterrant"], {"errant-mode": "ds"}, {"errant-mode"})[0]
+    assert metric.mode == "ds" and metric.signature().startswith("metric:senterrant|mode:ds|")
 
 
 # ------------------------------------------------------------------ PT-M2's numbers

@@ -139,5 +139,5 @@ def test_errant_categories_per_system_in_the_table():
     run = evaluate([FIXTURES / "score" / "errant.hyp"] * 2, FIXTURES / "m2" / "errant.m2",
                    [ErrantMetric(cat=1)])
     text = Table(run).render("text")
-    assert text.count("ERRANT per category:") == 2 and "\nR  " in text
+    assert text.count("ERRANT (lcs edits) per category:") == 2 and "\nR  " in text
     assert json.loads(Table(run).render("json"))[run.names[0]]["errant"]["categories"]

@@ -489,3 +489,14 @@ def test_any_char_range_maps_to_a_covering_token_range(case: tuple[str, list[Tok
         assert a <= lo < hi <= b
     if not squeeze(text[a:b]) and not span.widened:
         assert span.start == span.end  # whitespace only: an insertion point
+
+
+def test_punkt_scans_a_long_line_without_nltks_clock(monkeypatch) -> None:
+    """Newer nltk stops each regular expression after 5 s of wall time (``nltk.redos``);
+    Punkt scans a whole line with one, so a megabyte essay line failed or not by the load of
+    the machine.  The splitter lifts that limit for that scan (nltk's own linear pattern)."""
+    redos = pytest.importorskip("nltk.redos")
+    monkeypatch.setattr(redos, "DEFAULT_TIMEOUT", 0.05)
+    text = "He go home. She go too. " * 5000
+    sentences = tk.PunktSplitter().tokenize(text)
+    assert len(sentences) == 10_000 and sentences[-1].text == "She go too."

@@ -18,6 +18,8 @@ from typer.core import TyperCommand, TyperGroup, TyperOption
 from gecformats import __version__
 from gecformats.cli.options import EngineName
 from gecformats.errors import GecFormatError, UsageError
+from gecformats.formats import NAMES as FORMAT_NAMES
+from gecformats.metrics import METRICS
 
 
 def _no_flag_type(display: Any) -> Any:
@@ -121,8 +123,10 @@ class _OnceEach(TyperCommand):
 app = typer.Typer(
     cls=_OneLineErrors,
     name="gecformats",
-    help="Read, write, convert, check and score grammatical error correction data: M2, HOO, "
-    "I-measure XML and parallel text; MaxMatch (M2) and GLEU scores, references, correlations.",
+    help=f"Grammatical error correction (GEC) evaluation: {len(FORMAT_NAMES)} data formats "
+    f"read, written, checked and converted through one edit model; {len(METRICS)} metrics, "
+    "each exact to its original tool, with intervals and tests; meta-evaluation; an HTML "
+    "error-analysis report.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -192,7 +196,7 @@ def _root(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
     ),
 ) -> None:
-    """Read, write, convert, check and score grammatical error correction data."""
+    """GEC evaluation data and scores (the group's help is :data:`app`'s)."""
 
 
 def _engine(engine: EngineName, scheduler: str | None, workers: int | None,

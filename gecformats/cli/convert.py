@@ -13,7 +13,7 @@ from gecformats.cli.options import SpacyModelOpt
 from gecformats.cli.options import (ConvertAbsent, Deletion, EditTypes, EngineName,
                                     FromOpt, Grouping, Mapping, SplitterName, Targets,
                                     TokenizerName)
-from gecformats.errors import UsageError
+from gecformats.errors import UsageError, install_hint
 from gecformats.io import write_json
 from gecformats.report import report_json
 
@@ -74,7 +74,7 @@ JobsOpt = Annotated[int, typer.Option(
     "output does not depend on it.")]
 EngineOpt = Annotated[EngineName, typer.Option(
     "--engine", help="local (this machine, --jobs) or dask (a Dask "
-    "cluster: needs pip install 'gecformats[dask]'): text → M2, M2 → text, words → "
+    f"cluster: needs {install_hint('dask')}): text → M2, M2 → text, words → "
     "characters and HOO/NUCLE/BEA/FCE → M2 are shared out sentence by sentence, other "
     "conversions run whole on a worker; the output is the same.")]
 SchedulerOpt = Annotated[Optional[str], typer.Option(
@@ -118,7 +118,7 @@ ReportOpt = Annotated[Optional[str], typer.Option(
 QuietOpt = Annotated[bool, typer.Option(
     "--quiet", "-q", help="Print nothing unless something was lost.")]
 StrictOpt = Annotated[bool, typer.Option(
-    "--strict", help="Refuse a conversion that loses anything: exit 1, nothing written.")]
+    "--strict", help="Refuse any loss: exit 1, nothing written.")]
 
 
 UnitOpt = Annotated[Optional[str], typer.Option(
@@ -128,7 +128,7 @@ UnitOpt = Annotated[Optional[str], typer.Option(
 ExtractorOpt = Annotated[str, typer.Option(
     "--extractor", metavar="lcs|native|errant", help="Text or documents → M2: lcs "
     "(gecformats' aligner), native (ERRANT's rules on guessed word classes) or errant "
-    "(ERRANT's own edits and types, as errant_parallel; pip install 'gecformats[errant]').")]
+    f"(ERRANT's own edits and types, as errant_parallel; {install_hint('errant')}).")]
 
 
 @app.command()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Optional
 
 import typer
@@ -10,6 +9,7 @@ import typer
 from gecformats.cli import app, user_errors
 from gecformats.cli.options import TextOrJson
 from gecformats.errors import GecFormatError
+from gecformats.io import json_text
 
 ScoresArg = Annotated[str, typer.Argument(
     help="The metric's scores: what 'gecformats score', 'gleu' or 'imeasure' write "
@@ -75,7 +75,7 @@ def correlate(
                 typer.echo(f"gecformats: no row for all systems: {exc}", err=True)
     if output_format is TextOrJson.json:
         columns = {"metric": metric_scores.column, "human": human_scores.column}
-        typer.echo(json.dumps(correlation_json(result, everything, columns),
+        typer.echo(json_text(correlation_json(result, everything, columns),
                               ensure_ascii=False, indent=2))
     else:
         typer.echo(format_table(result, everything, excluded,

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Optional
 
 import typer
 
 from gecformats.cli import app, user_errors
-from gecformats.cli.options import FORMAT_HELP, Absent, GleuVersion, TextOrJson
+from gecformats.cli.options import FORMAT_HELP, Absent, GleuVersion, SentenceCheckOpt, TextOrJson
 from gecformats.errors import GecFormatError
+from gecformats.io import json_text
 from gecformats.metrics.gleu import DEFAULT_VERSION, ORDER
 from gecformats.metrics.gleu import format_text as format_gleu, gleu_files
 
@@ -73,6 +73,7 @@ def gleu(
     sentence_level: SentenceLevelOpt = False,
     ci: CiOpt = False,
     output_format: FormatOpt = TextOrJson.text,
+    no_sentence_check: SentenceCheckOpt = False,
 ) -> None:
     """Score system outputs with GLEU, in the version you name (the signature says which).
 
@@ -90,7 +91,7 @@ def gleu(
                              gold_format=gold_format, version=version.value, lam=lam,
                              order=order, iterations=iterations,
                              sentence_level=sentence_level, max_references=max_references,
-                             absent=absent.value)
+                             absent=absent.value, check_sentences=not no_sentence_check)
         except GecFormatError:
             raise
         except ValueError as exc:
@@ -99,6 +100,6 @@ def gleu(
     for note in run.notes:
         typer.echo(f"gecformats: note: {note}", err=True)
     if output_format is TextOrJson.json:
-        typer.echo(json.dumps(run.to_dict(), ensure_ascii=False, indent=2))
+        typer.echo(json_text(run.to_dict(), ensure_ascii=False, indent=2))
     else:
         typer.echo(format_gleu(run, ci=ci))

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Optional
 
 import typer
 
 from gecformats.cli import _engine, app, progress_bar, user_errors
-from gecformats.cli.options import (EngineName, EngineOpt, IevalFormat, IevalOptimise, JobsOpt,
+from gecformats.cli.options import (SentenceCheckOpt, EngineName, EngineOpt, IevalFormat, IevalOptimise, JobsOpt,
                                     SchedulerOpt, WorkersOpt)
+from gecformats.io import json_text
 
 HypothesesArg = Annotated[list[str], typer.Argument(
     metavar="HYP...", help="System outputs, one tokenised sentence per line; several "
@@ -65,6 +65,7 @@ def imeasure(
     engine: EngineOpt = EngineName.local,
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
+    no_sentence_check: SentenceCheckOpt = False,
 ) -> None:
     """Score systems with the I-measure (Felice & Briscoe 2015), as ieval.py does.
 
@@ -75,14 +76,19 @@ def imeasure(
     _check_parameters(maximise, beta, weight)
     if engine is EngineName.local and (scheduler or workers):
         raise typer.BadParameter("needs --engine dask", param_hint="'--scheduler' / '--workers'")
+    warnings: list[str] = []
     with user_errors(), _engine(engine, scheduler, workers, None) as running, _Bar() as bar:
         systems = im.evaluate_files(hypotheses, gold, gold_format=gold_format,
                                     maximise=maximise.lower(), optimise=optimise.value,
                                     mix=not no_mix, beta=beta, weight=weight,
                                     enumerate_max=enumerate_max, max_cells=max_cells,
-                                    progress=bar.update, jobs=jobs, engine=running)
+                                    progress=bar.update, jobs=jobs, engine=running,
+                                    check_sentences=not no_sentence_check,
+                                    warnings=warnings)
+    for warning in warnings:
+        typer.echo(f"gecformats: warning: {warning}", err=True)
     if output_format is IevalFormat.json:
-        typer.echo(json.dumps(im.to_json(systems, per_sentence), ensure_ascii=False, indent=2))
+        typer.echo(json_text(im.to_json(systems, per_sentence), ensure_ascii=False, indent=2))
     elif output_format is IevalFormat.tsv:
         typer.echo(im.format_tsv(systems), nl=False)
     else:

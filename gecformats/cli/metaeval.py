@@ -12,7 +12,8 @@ import typer
 from gecformats.cli import app, progress_bar, user_errors
 from gecformats.cli.options import SpacyModelOpt
 from gecformats.cli.score import ExtractorOpt
-from gecformats.errors import UsageError
+from gecformats.errors import UsageError, install_hint
+from gecformats.metrics import METRICS
 
 if TYPE_CHECKING:
     from gecformats.metaeval.run import MetaEvalResult
@@ -61,9 +62,9 @@ OutputsOpt = Annotated[Optional[str], typer.Option(
     "--outputs", metavar="DIR", help="gjg15, napoles2015: the CoNLL-2014 system outputs "
     "(default: DIR/../conll14/official_submissions).")]
 MetricOpt = Annotated[Optional[list[str]], typer.Option(
-    "--metric", metavar="NAME", help="A metric to meta-evaluate (repeat for more): m2, "
-    "sentm2, errant, senterrant, gleu (with --absent first), imeasure, green, or length "
-    "(output length in characters, gec-metrics' test pseudo-metric). Default: m2.")]
+    "--metric", metavar="NAME", help="A metric to meta-evaluate (repeat for more): a score "
+    f"metric ({', '.join(METRICS)}; gleu with --absent first) or length (output length in "
+    "characters, gec-metrics' test pseudo-metric). Default: m2.")]
 LevelOpt = Annotated[Level, typer.Option(
     "--level", help="system: correlations with the human system scores; sentence: pairwise "
     "accuracy and Kendall's tau against the human rankings of each sentence.")]
@@ -89,11 +90,13 @@ WindowOpt = Annotated[Optional[int], typer.Option(
     "--window", metavar="K", help="Window analysis: correlations within each K adjacent "
     "systems by human score (as gec-metrics).")]
 FormatOpt = Annotated[MetaFormat, typer.Option(
-    "--format", help="text, json, tsv (one row per metric, config, human score) or latex.")]
+    "--format", help="text, json, tsv (one row per metric, config, human score) or latex. "
+    "A value that is undefined (a correlation of constant scores, an agreement without "
+    "pairs) is n/a in text, nan in TSV and null in JSON.")]
 PlotOpt = Annotated[Optional[str], typer.Option(
     "--plot", metavar="FILE.svg|png", help="Also draw metric against human scores (first "
     "config and human score; one file per metric, FILE-METRIC.svg with several; PNG needs "
-    "pip install 'gecformats[plot]').")]
+    f"{install_hint('plot')}).")]
 HumanOpt = Annotated[HumanSource, typer.Option(
     "--human", help="System level, the human scores: published (SEEDA's scores/human files, "
     "GJG15's Table 3) or judgments (Expected Wins and TrueSkill computed from the judgment "

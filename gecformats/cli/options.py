@@ -11,6 +11,7 @@ import typer
 from gecformats import formats
 from gecformats.convert.extract import ABSENT as EXTRACT_ABSENT
 from gecformats.metrics.gleu import ABSENT as GLEU_ABSENT, VERSIONS as GLEU_VERSIONS
+from gecformats.metrics import METRICS
 
 
 class Deletion(str, Enum):
@@ -51,20 +52,6 @@ class Mapping(str, Enum):
     conll = "conll"
 
 
-class MetricName(str, Enum):
-    m2 = "m2"
-    errant = "errant"
-    gleu = "gleu"
-    imeasure = "imeasure"
-    green = "green"
-    sentm2 = "sentm2"
-    senterrant = "senterrant"
-    gotoscorer = "gotoscorer"
-
-    cleme = "cleme"
-    cleme2 = "cleme2"
-
-
 class HypTokenizer(str, Enum):
     en = "en"
     zh = "zh"
@@ -83,6 +70,7 @@ class SegmenterName(str, Enum):
 ConvertAbsent = Enum("ConvertAbsent", [(a, a) for a in EXTRACT_ABSENT], type=str)  # type: ignore[misc]
 GleuVersion = Enum("GleuVersion", [(v, v) for v in GLEU_VERSIONS], type=str)  # type: ignore[misc]
 Absent = Enum("Absent", [(a, a) for a in GLEU_ABSENT], type=str)  # type: ignore[misc]
+MetricName = Enum("MetricName", [(m, m) for m in METRICS], type=str)  # type: ignore[misc]
 
 
 class TokenizerName(str, Enum):
@@ -143,6 +131,11 @@ SchedulerOpt = Annotated[Optional[str], typer.Option(
     "it a local cluster is started and stopped.")]
 WorkersOpt = Annotated[Optional[int], typer.Option(
     "--workers", min=1, help="--engine dask without --scheduler: local workers.")]
+
+# the check that each hypothesis file is the gold's sentences (score, report, gleu, imeasure)
+SentenceCheckOpt = Annotated[bool, typer.Option(
+    "--no-sentence-check", help="Score a hypothesis whose lines stop matching the gold's "
+    "sentences (refused by default); signature: sentences:unchecked.")]
 
 # ERRANT's own edits (convert, score --metric errant)
 SpacyModelOpt = Annotated[Optional[str], typer.Option(

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from gecformats.cli import app, progress_bar, user_errors
-from gecformats.cli.options import JobsOpt, SpacyModelOpt
+from gecformats.cli.options import JobsOpt, SentenceCheckOpt, SpacyModelOpt
 from gecformats.cli.score import (BetaOpt, CatOpt, CiOpt, CorrectionOpt, ExtractorOpt,
                                   HypothesesArg, IgnoreWsOpt, MaxEdgesOpt, MaxUnchangedOpt,
                                   MetricOpt, PairedArOpt, PairedBsOpt, QuietOpt, RefOpt,
@@ -39,7 +39,8 @@ _OWN = {"output", "title"}
 def report(
     ctx: typer.Context, hypotheses: HypothesesArg, output: OutputOpt, gold: GoldOpt = None,
     source: SourceOpt = None, ref: RefOpt = None, title: TitleOpt = None, metric: MetricOpt = None, tokenize: TokenizeOpt = None,
-    strict: StrictOpt = False, quiet: QuietOpt = False, beta: BetaOpt = None,
+    strict: StrictOpt = False, no_sentence_check: SentenceCheckOpt = False,
+    quiet: QuietOpt = False, beta: BetaOpt = None,
     max_unchanged_words: MaxUnchangedOpt = None, ignore_whitespace_casing: IgnoreWsOpt = False,
     max_edges: MaxEdgesOpt = None, ci: CiOpt = False, paired_bs: PairedBsOpt = False,
     paired_ar: PairedArOpt = False, resamples: ResamplesOpt = 1000, trials: TrialsOpt = 10000,
@@ -61,7 +62,8 @@ def report(
 
 
 report.help_sections = [  # type: ignore[attr-defined]
-    ("Inputs and output", ["gold", "source", "ref", "output", "title", "metric", "tokenize", "strict", "quiet",
+    ("Inputs and output", ["gold", "source", "ref", "output", "title", "metric", "tokenize", "strict",
+                           "no_sentence_check", "quiet",
                            "jobs"]),
     ("Intervals and tests (every metric)", ["ci", "paired_bs", "paired_ar", "resamples",
                                             "trials", "seed", "correction"]),

@@ -11,7 +11,8 @@ from typing import Annotated, Optional
 import typer
 
 from gecformats.cli import _engine, app, user_errors
-from gecformats.cli.options import SpacyModelOpt
+from gecformats.cli.options import SentenceCheckOpt, SpacyModelOpt
+from gecformats.errors import install_hint
 from gecformats.cli.options import (EngineName, EngineOpt, HypTokenizer, JobsOpt, MetricName,
                                     SchedulerOpt, ScoreFormat, SegmenterName, SegmentMode,
                                     WorkersOpt)
@@ -33,9 +34,8 @@ GoldFormatOpt = Annotated[Optional[str], typer.Option(
     "--gold-format", metavar="FORMAT", help="The gold's format when its name does not tell "
     "(m2, ixml, conll).")]
 MetricOpt = Annotated[Optional[list[MetricName]], typer.Option(
-    "--metric", metavar="NAME", help="m2 (default; NUS m2scorer), errant (errant_compare), gleu "
-    "(gec-ranking), imeasure (ieval.py), green, gotoscorer, sentm2, senterrant, cleme, "
-    "cleme2. Repeat: a column group each.")]
+    "--metric", metavar="NAME", help="m2 (default), errant, gleu, imeasure, green, "
+    "gotoscorer, sentm2, senterrant, cleme, cleme2. Repeat: a column group each.")]
 FormatOpt = Annotated[ScoreFormat, typer.Option(
     "--format", help="text, json (keyed by system, then metric), tsv, csv or latex (a "
     "table); m2scorer (the NUS scorer's three lines; M2, one system) or errant "
@@ -49,52 +49,55 @@ TokenizeOpt = Annotated[Optional[HypTokenizer], typer.Option(
 SegmentOpt = Annotated[Optional[SegmentMode], typer.Option(
     "--segment", help="project: raw Chinese hypotheses (NLPCC 2018), segmented like the gold.")]
 SegmenterOpt = Annotated[Optional[SegmenterName], typer.Option(
-    "--segmenter", help="With --segment project: segmenter for strings the gold never cut "
-    "(zh: jieba, the default; char).")]
+    "--segmenter", help="With --segment project: for strings the gold never cut (zh: "
+    "jieba, default; char).")]
 SegmentMapOpt = Annotated[Optional[str], typer.Option(
-    "--segment-map", metavar="PAIRS", help="With --segment project: characters to replace, "
-    "as pairs FROM TO ('' for none); default: the NLPCC pairs the gold's sources show.")]
+    "--segment-map", metavar="PAIRS", help="With --segment project: characters to replace "
+    "(pairs FROM TO; '' for none; default: the NLPCC pairs the gold shows).")]
 StrictOpt = Annotated[bool, typer.Option(
-    "--strict", help="A hypothesis that looks tokenized unlike the gold, or an impossible "
-    "score (a gold edit listed twice), is an error (exit 1), not a warning.")]
+    "--strict", help="Warnings about the input (tokenization, gold edits past the end, an "
+    "impossible score) are errors (exit 1).")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 # ---------------------------------------------------------------- m2 (and errant)
 BetaOpt = Annotated[Optional[float], typer.Option(
-    "--beta", help="m2, errant: beta of F-beta (default 0.5; m2: also drives the annotator "
-    "choice).")]
+    "--beta", help="m2, sentm2, errant, senterrant: beta of F-beta (default 0.5).")]
 MaxUnchangedOpt = Annotated[Optional[int], typer.Option(
-    "--max-unchanged-words", help="m2: largest number of unchanged source tokens inside one "
+    "--max-unchanged-words", help="m2, sentm2: most unchanged source tokens inside one "
     "system edit (default 2).")]
 IgnoreWsOpt = Annotated[bool, typer.Option(
-    "--ignore-whitespace-casing", help="m2: ignore system edits that only change case or spacing.")]
+    "--ignore-whitespace-casing", help="m2, sentm2: ignore edits that only change case or "
+    "spacing.")]
 MaxEdgesOpt = Annotated[Optional[int], typer.Option(
-    "--max-edges", min=1, help="m2: most edges of one sentence's lattice (default "
-    "1,000,000; ~310 bytes each); past it, an error.")]
+    "--max-edges", min=1, help="m2, sentm2: most edges of one sentence's lattice (default "
+    "2,500,000; ~310 bytes each); past it, an error.")]
 ModeOpt = Annotated[Optional[str], typer.Option(
-    "--mode", metavar="MODE", help="m2: correction (default), recognition or detection (the "
-    "HOO scores on the M2 lattice). errant: cs (default), cse, ds or dt.")]
+    "--mode", metavar="MODE", help="m2, sentm2: correction (default), recognition or "
+    "detection (HOO's scores on the M2 lattice).")]
+ErrantModeOpt = Annotated[Optional[str], typer.Option(
+    "--errant-mode", metavar="MODE", help="errant, senterrant: cs (default), cse, ds or dt.")]
 BonusOpt = Annotated[bool, typer.Option(
-    "--bonus", help="m2: credit optional gold edits the system left alone (HOO's bonus).")]
+    "--bonus", help="m2, sentm2: credit optional gold edits left alone (HOO's bonus).")]
 PerTypeOpt = Annotated[bool, typer.Option(
-    "--per-type", help="m2: recall per gold error type after the exact M2 alignment and "
-    "annotator choice, and for M2 hypotheses precision per system type.")]
+    "--per-type", help="m2: recall per gold error type (the exact M2 alignment and "
+    "annotator choice); M2 hypotheses: precision per system type.")]
 VerboseOpt = Annotated[bool, typer.Option(
-    "--verbose", "-v", help="m2, one system: per sentence the source, hypothesis, system "
-    "edits, gold edits and matches (on standard error with --format json).")]
+    "--verbose", "-v", help="m2, one system: per sentence the source, hypothesis, edits and "
+    "matches (standard error with --format json, tsv, csv, latex).")]
 # ---------------------------------------------------------------- errant
-SingleOpt = Annotated[bool, typer.Option("--single", help="errant: only edits of at most one "
-                                         "token on each side (errant_compare -single).")]
-MultiOpt = Annotated[bool, typer.Option("--multi", help="errant: only edits of two or more "
-                                        "tokens on a side (errant_compare -multi).")]
+SingleOpt = Annotated[bool, typer.Option("--single", help="errant, senterrant: only edits of "
+                                         "at most one token on each side.")]
+MultiOpt = Annotated[bool, typer.Option("--multi", help="errant, senterrant: only edits of "
+                                        "two or more tokens on a side.")]
 FilterOpt = Annotated[Optional[list[str]], typer.Option(
-    "--filter", metavar="TYPE", help="errant: leave out edits of this type (repeatable).")]
+    "--filter", metavar="TYPE", help="errant, senterrant: leave out edits of this type "
+    "(repeat).")]
 CatOpt = Annotated[Optional[int], typer.Option(
-    "--cat", min=1, max=3, help="errant: per-category scores: 1 operation, 2 main type, 3 "
-    "every type (errant_compare -cat); needs ERRANT's types in the gold.")]
+    "--cat", min=1, max=3, help="errant: scores per category: 1 operation, 2 main type, 3 "
+    "every type; needs ERRANT's types.")]
 ExtractorOpt = Annotated[Optional[str], typer.Option(
     "--extractor", metavar="lcs|native|errant", help="Edits of text hypotheses and "
     "--ref golds: lcs (default), native (ERRANT's rules, no spaCy) or errant (ERRANT "
-    "itself; pip install 'gecformats[errant]').")]
+    f"itself; {install_hint('errant')}).")]
 # ---------------------------------------------------------------- gleu
 GleuVersionOpt = Annotated[Optional[str], typer.Option(
     "--gleu-version", metavar="VERSION", help="gleu: plus (default, GLEU+), plus-2016, plus-py3, "
@@ -162,10 +165,12 @@ def score(
     source: SourceOpt = None, ref: RefOpt = None, gold_format: GoldFormatOpt = None, metric: MetricOpt = None,
     output_format: FormatOpt = ScoreFormat.text, per_sentence: PerSentenceOpt = None,
     tokenize: TokenizeOpt = None, segment: SegmentOpt = None, segmenter: SegmenterOpt = None,
-    segment_map: SegmentMapOpt = None, strict: StrictOpt = False, quiet: QuietOpt = False,
+    segment_map: SegmentMapOpt = None, strict: StrictOpt = False,
+    no_sentence_check: SentenceCheckOpt = False, quiet: QuietOpt = False,
     beta: BetaOpt = None, max_unchanged_words: MaxUnchangedOpt = None,
     ignore_whitespace_casing: IgnoreWsOpt = False, max_edges: MaxEdgesOpt = None,
-    mode: ModeOpt = None, bonus: BonusOpt = False, per_type: PerTypeOpt = False,
+    mode: ModeOpt = None, errant_mode: ErrantModeOpt = None, bonus: BonusOpt = False,
+    per_type: PerTypeOpt = False,
     verbose: VerboseOpt = False, single: SingleOpt = False, multi: MultiOpt = False,
     filters: FilterOpt = None, cat: CatOpt = None, extractor: ExtractorOpt = None,
     spacy_model: SpacyModelOpt = None, gleu_version: GleuVersionOpt = None,
@@ -202,14 +207,14 @@ def score(
 score.help_sections = [  # type: ignore[attr-defined]
     ("Inputs and output", ["gold", "source", "ref", "gold_format", "metric", "output_format", "per_sentence",
                            "tokenize", "segment", "segmenter", "segment_map", "strict",
-                           "quiet"]),
+                           "no_sentence_check", "quiet"]),
     ("Intervals and tests (every metric)", ["ci", "paired_bs", "paired_ar", "resamples",
                                             "trials", "seed", "correction"]),
     ("Engines (same output)", ["jobs", "engine", "scheduler", "workers"]),
-    ("M2 (--metric m2)", ["beta", "max_unchanged_words", "ignore_whitespace_casing",
-                          "max_edges", "mode", "bonus", "per_type", "verbose"]),
-    ("ERRANT (--metric errant; also --beta, --mode)", ["single", "multi", "filters", "cat",
-                                                        "extractor", "spacy_model"]),
+    ("M2 (--metric m2, sentm2)", ["beta", "max_unchanged_words", "ignore_whitespace_casing",
+                                  "max_edges", "mode", "bonus", "per_type", "verbose"]),
+    ("ERRANT (--metric errant, senterrant; also --beta)", [
+        "errant_mode", "single", "multi", "filters", "cat", "extractor", "spacy_model"]),
     ("GLEU (--metric gleu)", ["gleu_version", "lam", "iterations"]),
     ("I-measure (--metric imeasure)", ["maximise", "optimise"]),
     ("GREEN (--metric green)", ["green_beta", "green_order", "green_unit"]),

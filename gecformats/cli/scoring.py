@@ -61,7 +61,8 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
         options["filter"] = tuple(options["filter"])
     # with --ref the extractor makes the gold too: every metric takes it then
     shared = {"extractor", "spacy-model"} if refs else set()
-    metrics = build_metrics(names, options, list(options), shared)
+    declined: list[str] = []
+    metrics = build_metrics(names, options, list(options), shared, declined)
     for metric in metrics:  # those that read the gold themselves (GLEU's first pass)
         if hasattr(metric, "gold_format"):
             metric.gold_format = params["gold_format"]
@@ -84,7 +85,8 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
         list(params["hypotheses"]), gold, metrics, _v(params["output_format"]),
         params["gold_format"], _v(tokenize), _v(segment), _v(params["segmenter"]) or "zh",
         segment_map, resampling, params["strict"], params["jobs"], refs=refs,
-        extractor=params["extractor"] or "lcs", spacy_model=params["spacy_model"])
+        extractor=params["extractor"] or "lcs", spacy_model=params["spacy_model"],
+        check_sentences=not params["no_sentence_check"], option_warnings=declined)
 
 
 def _gold(params: dict[str, Any]) -> tuple[str, list[str]]:
@@ -110,23 +112,36 @@ def _gold(params: dict[str, Any]) -> tuple[str, list[str]]:
     return source, refs
 
 
+TRACED = ("text", "json", "m2scorer")
+"""The formats ``--verbose`` prints from its traced scoring; the tables (``tsv``, ``csv``,
+``latex``) are the run's without ``--verbose``, byte for byte, the trace on standard error
+(as with ``json``)."""
+
+
 def run_request(request: Any, params: dict[str, Any], engine: Any, quiet: bool) -> None:
     """Run ``request`` and print what it gives (warnings on standard error)."""
     from gecformats.metrics.request import run_score
 
     request.engine = engine
-    if params["verbose"]:
+    if params["verbose"] and request.output_format in TRACED:
         _verbose(request, params)
         return
-    request.check()
-    with progress_bar(_total(request), enabled=not quiet and request.output_format != "json") \
-            as progress:
-        outcome = run_score(request, progress)
-    for warning in outcome.warnings:
-        typer.echo(f"gecformats: warning: {warning}", err=True)
-    if params["per_sentence"] not in (None, "-"):
-        with atomic_output(params["per_sentence"]) as fh:
-            outcome.write_per_sentence(fh)
+    with ExitStack() as stack:
+        trace = None
+        if params["verbose"]:  # a table: the trace first (held back), then the plain run
+            trace = stack.enter_context(_spooled())
+            _trace(request, params, trace)
+        request.check()
+        with progress_bar(_total(request),
+                          enabled=not quiet and request.output_format != "json") as progress:
+            outcome = run_score(request, progress)
+        for warning in outcome.warnings:
+            typer.echo(f"gecformats: warning: {warning}", err=True)
+        if params["per_sentence"] not in (None, "-"):
+            with atomic_output(params["per_sentence"]) as fh:
+                outcome.write_per_sentence(fh)
+        if trace is not None:
+            _copy(trace, sys.stderr)
     typer.echo(outcome.text)
     if params["per_sentence"] == "-":
         outcome.write_per_sentence(sys.stdout)
@@ -164,19 +179,36 @@ def _nonstandard(request: Any, outcome: Any) -> None:
                        "in another order", err=True)
 
 
-def _verbose(request: Any, params: dict[str, Any]) -> None:
-    """``--verbose``: one M2 system, traced sentence by sentence (:class:`Scoring`)."""
-    from gecformats.metrics.request import ScoreRequest
-    from gecformats.metrics.score import Scoring, describe_sentence, format_result
+def _spooled() -> Any:
+    """Where a trace is held back until the counts are known to match (no partial output)."""
+    return tempfile.SpooledTemporaryFile(8 << 20, "w+", encoding="utf-8")
+
+
+def _copy(trace: Any, out: Any) -> None:
+    trace.seek(0)
+    for chunk in iter(lambda: trace.read(1 << 16), ""):
+        typer.echo(chunk, file=out, nl=False)
+
+
+def _trace(request: Any, params: dict[str, Any], trace: Any) -> Any:
+    """``--verbose``'s trace of one M2 system, sentence by sentence, written to ``trace``;
+    returns the :class:`~gecformats.metrics.score.Scoring` that made it (its result).
+
+    Raises:
+        UsageError: several systems, another metric, a gold given as text references.
+    """
+    from gecformats.metrics.score import Scoring, describe_sentence
 
     metrics = request.metrics
     if len(request.hypotheses) != 1:
         raise UsageError("'--verbose' is for one system; score the others separately")
     if [m.name for m in metrics] != ["m2"]:
         raise UsageError("'--verbose' traces --metric m2 alone")
+    if request.refs:
+        raise UsageError("'--verbose' traces an M2 gold (--gold); with --source and --ref, "
+                         "score without it")
     request.check()
     m = metrics[0]
-    settings = request.resampling
     plain = m.mode == "correction" and not m.bonus
     scoring = Scoring(request.hypotheses[0], request.gold, beta=m.beta,
                       max_unchanged_words=m.max_unchanged_words,
@@ -185,14 +217,30 @@ def _verbose(request: Any, params: dict[str, Any]) -> None:
                       segment=request.segment, segmenter=request.segmenter,
                       segment_map=request.segment_map, max_edges=m.max_edges,
                       tokenize=request.tokenize, per_type=m.per_type, mode=m.mode, bonus=m.bonus,
-                      keep_counts=settings.ci, engine=request.engine if plain else None)
+                      keep_counts=request.resampling.ci,
+                      engine=request.engine if plain else None,
+                      check_sentences=request.check_sentences)
+    for scored in scoring:
+        trace.write(describe_sentence(scored))
+    return scoring
+
+
+def _verbose(request: Any, params: dict[str, Any]) -> None:
+    """``--verbose`` with a :data:`TRACED` format: one M2 system, traced sentence by
+    sentence (:class:`~gecformats.metrics.score.Scoring`), its result printed after."""
+    from dataclasses import replace
+
+    from gecformats.metrics.inputs import gold_field
+    from gecformats.metrics.score import format_result
+
+    settings = request.resampling
     out = sys.stderr if request.output_format == "json" else sys.stdout
     with ExitStack() as stack:
-        # the trace is held back until the counts are known to match (no partial output)
-        trace = stack.enter_context(tempfile.SpooledTemporaryFile(8 << 20, "w+", encoding="utf-8"))
-        for scored in scoring:
-            trace.write(describe_sentence(scored))
-        result = scoring.result()
+        trace = stack.enter_context(_spooled())
+        result = _trace(request, params, trace).result()
+        inputs = f"|{gold_field(request.gold)}" + "|sentences:unchecked" * (
+            not request.check_sentences)
+        result = replace(result, signature=replace(result.signature, inputs=inputs))
         if settings.ci:  # one system: no paired test (ScoreRequest.check)
             from gecformats.metrics import significance
 
@@ -207,7 +255,5 @@ def _verbose(request: Any, params: dict[str, Any]) -> None:
 
             with atomic_output(params["per_sentence"]) as fh:
                 write_per_sentence(result, fh)
-        trace.seek(0)
-        for chunk in iter(lambda: trace.read(1 << 16), ""):
-            typer.echo(chunk, file=out, nl=False)
+        _copy(trace, out)
     typer.echo(format_result(result, request.output_format))

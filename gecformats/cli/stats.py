@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
@@ -11,6 +10,7 @@ from gecformats import formats
 from gecformats.cli import app, user_errors, warn_reading
 from gecformats.cli.options import FileArg, FromOpt
 from gecformats.errors import GecFormatError
+from gecformats.io import json_text
 from gecformats.metrics.stats import format_stats, stats as count_stats, text_stats
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
@@ -35,4 +35,4 @@ def stats(
             result = text_stats(reader.read(file))
         else:
             result = count_stats(reader.read(file))
-    typer.echo(json.dumps(result, ensure_ascii=False, indent=2) if as_json else format_stats(result))
+    typer.echo(json_text(result, ensure_ascii=False, indent=2) if as_json else format_stats(result))

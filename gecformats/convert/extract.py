@@ -67,6 +67,20 @@ MAX_REORDER_GAP = 2
 "The cat sat on the mat" stays a deletion and an insertion.  (On CoNLL-2014, 0 to 4 and no
 limit agree with the gold edits within 0.3 %.)"""
 
+MAX_CELLS = 4_000_000
+"""The largest stretch (source tokens × target tokens, once their common start and end are
+set aside) aligned as one longest common subsequence, exactly (about 32 MB and a second):
+sentences, and essays up to some 2,000 words.  A larger one is aligned window by window
+(:func:`_windowed`), in time and memory linear in its length."""
+
+WINDOW = 32
+"""The first window of a stretch past :data:`MAX_CELLS` (tokens of each side); it doubles,
+up to :data:`MAX_WINDOW`, while no common token is found past its middle."""
+
+MAX_WINDOW = 256
+"""The largest window: past it, a stretch with no common token is one change."""
+
+
 def default_types(tokenizer: str) -> str:
     """The type scheme used with ``tokenizer``: ``nlpcc`` for Chinese, else ``errant``."""
     return "nlpcc" if tokenizer in JOINED_TOKENIZERS else "errant"
@@ -120,7 +134,8 @@ def changed_spans(source: Sequence[str], target: Sequence[str]
         return []
     if lo == hi_s or lo == hi_t:
         return [(lo, hi_s, lo, hi_t)]
-    matches = _lcs(source[lo:hi_s], target[lo:hi_t])
+    a, b = source[lo:hi_s], target[lo:hi_t]
+    matches = _lcs(a, b) if len(a) * len(b) <= MAX_CELLS else _windowed(a, b)
     spans = []
     i = j = 0
     for a, b in matches:
@@ -178,6 +193,44 @@ def _lcs(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int]]:
         else:
             j += 1
     return out
+
+
+def _windowed(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int]]:
+    """Matched index pairs of ``a`` and ``b`` (a common subsequence, not always a longest)
+    found window by window, for a stretch past :data:`MAX_CELLS`: equal tokens are matched
+    as they come; at a difference, the longest common subsequence of the next
+    :data:`WINDOW` tokens of each side is taken up to its first match past the window's
+    middle (the part the rest of the text cannot change much), the window doubling up to
+    :data:`MAX_WINDOW` while there is none; a window of that size without one is a change
+    of its first halves.  Each window of ``w`` tokens moves on by ``w / 2`` or more, so the
+    work is linear in ``len(a) + len(b)`` (at most ``MAX_WINDOW`` cells a token); the rest,
+    once within :data:`MAX_CELLS`, is aligned exactly."""
+    out: list[tuple[int, int]] = []
+    n, m = len(a), len(b)
+    i = j = 0
+    w = WINDOW
+    while (n - i) * (m - j) > MAX_CELLS:
+        if a[i] == b[j]:
+            out.append((i, j))
+            i, j = i + 1, j + 1
+            continue
+        wa, wb = min(w, n - i), min(w, m - j)
+        matches = _lcs(a[i:i + wa], b[j:j + wb])
+        half = w // 2
+        cut = next((k for k, (x, y) in enumerate(matches) if x >= half or y >= half), None)
+        if cut is None and w < MAX_WINDOW:
+            w *= 2
+            continue
+        taken = matches if cut is None else matches[:cut + 1]
+        out += [(i + x, j + y) for x, y in taken]
+        if cut is not None:
+            i, j = i + taken[-1][0] + 1, j + taken[-1][1] + 1
+        else:  # nothing common past the middles: the first halves are a change
+            last = taken[-1] if taken else (-1, -1)
+            i, j = i + max(last[0] + 1, min(half, wa)), j + max(last[1] + 1, min(half, wb))
+        w = WINDOW
+    rest = _lcs(a[i:], b[j:])
+    return out + [(i + x, j + y) for x, y in rest]
 
 
 def align_edits(source: Sequence[str], target: Sequence[str], annotator: int = 0,

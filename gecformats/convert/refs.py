@@ -37,7 +37,6 @@ Count(count=4, exact=True, bound=4)
 from __future__ import annotations
 
 import itertools
-import json
 from hashlib import blake2b
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -46,7 +45,7 @@ from typing import IO
 
 from gecformats.errors import GecFormatError
 from gecformats.convert.loci import Change, Locus, LocusSentence
-from gecformats.io import source_name
+from gecformats.io import json_text, source_name
 from gecformats.model import Sentence
 
 DEFAULT_MAX = 1_000_000
@@ -350,7 +349,7 @@ def write_references(
             c = count(ls, mix=mix, max=max if max is not None else DEFAULT_MAX)
             kind = "exact" if c.exact else "bound"
             if format == "jsonl":
-                write(json.dumps({"sentence": ls.id, "count": c.count, "kind": kind,
+                write(json_text({"sentence": ls.id, "count": c.count, "kind": kind,
                                   "bound": c.bound}, ensure_ascii=False) + "\n")
             else:
                 write(f"{ls.id}\t{c.count}\t{kind}\n")
@@ -369,7 +368,7 @@ def write_references(
             elif format == "tsv":
                 write(f"{ls.id}\t{text}\n")
             else:
-                write(json.dumps({"sentence": ls.id, "reference": text}, ensure_ascii=False) + "\n")
+                write(json_text({"sentence": ls.id, "reference": text}, ensure_ascii=False) + "\n")
         if format == "lines":
             write("\n")
 

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from gecformats.errors import GecFormatError
-from gecformats.io import atomic_output, string_lines, text_lines
+from gecformats.io import atomic_output, json_text, string_lines, text_lines
 from gecformats.model import MAX_ANNOTATORS, Document, Edit, make_edit
 from gecformats.report import Report
 
@@ -67,19 +67,45 @@ def parse(text: str, name: str = "<string>") -> Iterator[Document]:
     yield from _documents(string_lines(text, name), name)
 
 
-def _documents(lines: Iterator[str], name: str) -> Iterator[Document]:
+def entries(source: str | os.PathLike[str]) -> Iterator[tuple[int, Document | GecFormatError]]:
+    """Every essay line of a BEA-2019 JSON file as :func:`read` reads it (the same lines,
+    the same rules), each with its line number: its document, or the error that refuses
+    it (``validate`` reports them all; :func:`read` stops at the first).
+
+    Raises:
+        GecFormatError: invalid UTF-8 or a line past the line cap (the file's reading).
+        OSError: the file cannot be read.
+    """
+    with text_lines(source) as lines:
+        yield from _entries(lines, os.fspath(source))
+
+
+def _entries(lines: Iterator[str], name: str) -> Iterator[tuple[int, Document | GecFormatError]]:
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        yield _document(line, name, lineno)
+        try:
+            yield lineno, _document(line, name, lineno)
+        except GecFormatError as error:
+            yield lineno, error
+
+
+def _documents(lines: Iterator[str], name: str) -> Iterator[Document]:
+    for _, entry in _entries(lines, name):
+        if isinstance(entry, GecFormatError):
+            raise entry
+        yield entry
 
 
 def _document(line: str, name: str, lineno: int) -> Document:
     def fail(message: str, kind: str = "syntax") -> GecFormatError:
         return GecFormatError(message, name, lineno, kind)
 
+    if line.startswith("\ufeff"):  # the file's own, at its very start, is gone already
+        raise fail("a byte-order mark (U+FEFF) starts this line: only the file's start may "
+                   "have one (files joined with their marks?); remove it")
     try:
-        obj = json.loads(line)
+        obj = json.loads(line, parse_constant=_not_json)
     except (ValueError, RecursionError) as exc:  # ValueError: also an over-long integer
         raise fail(f"not JSON: {exc}") from None
     if not isinstance(obj, dict):
@@ -109,11 +135,16 @@ def _document(line: str, name: str, lineno: int) -> Document:
     meta = {"annotators": ",".join(map(str, sorted(annotators) or [0]))}
     for key, value in obj.items():
         if key not in _KNOWN:
-            meta[f"bea.{key}"] = json.dumps(value, ensure_ascii=False)
+            meta[f"bea.{key}"] = json_text(value, ensure_ascii=False)
     doc_id = obj.get("id")
     breaks = tuple(i + 1 for i, c in enumerate(text) if c == "\n" and i + 1 < len(text))
     return Document(text, tuple(edits), str(doc_id) if doc_id is not None else str(lineno),
                     breaks, meta)
+
+
+def _not_json(name: str) -> None:
+    """Python's JSON reader takes ``NaN`` and ``Infinity``; JSON has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def _edit(raw: Any, text: str, annotator: int, fail: Any) -> Edit:
@@ -165,7 +196,7 @@ def to_json(document: Document, report: Report | None = None) -> str:
             items.append([e.start, e.end, correction] + ([e.type] if e.type else []))
         groups.append([annotator, items])
     obj["edits"] = groups
-    return json.dumps(obj, ensure_ascii=False)
+    return json_text(obj, ensure_ascii=False)
 
 
 def write(documents: Iterable[Document], dest: str | os.PathLike[str]) -> Report:

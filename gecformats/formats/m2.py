@@ -467,6 +467,17 @@ def _parse_a(body: str) -> Edit | int:
 # ---------------------------------------------------------------------------- writing
 
 
+class UnwritableEdit(ValueError):
+    """An edit an ``A`` line cannot hold: ``reason`` says why in words, ``edit`` is the edit
+    (``str()`` is both, the edit shown as its offsets, corrections and annotator)."""
+
+    def __init__(self, reason: str, edit: Edit) -> None:
+        self.reason, self.edit = reason, edit
+        shown = "||".join(" ".join(c) if c else NONE for c in edit.corrections)
+        super().__init__(f"{reason}: edit {edit.start} {edit.end} -> {shown!r} of annotator "
+                         f"{edit.annotator}")
+
+
 def format_edit(edit: Edit, annotator: int | None = None, deletion: str | None = None) -> str:
     """One ``A`` line (without line end) for ``edit``.
 
@@ -479,8 +490,8 @@ def format_edit(edit: Edit, annotator: int | None = None, deletion: str | None =
             ``|||`` separators.
 
     Raises:
-        ValueError: the edit cannot be written as M2 (a token with a space or line break,
-            a ``|`` that would be read as a field separator).
+        UnwritableEdit: the edit cannot be written as M2 (a token with a space or line
+            break, a ``|`` that would be read as a separator, the correction ``-NONE-``).
     """
     if deletion is None:
         deletion = NONE if DELETION_META in edit.meta else ""
@@ -492,11 +503,13 @@ def format_edit(edit: Edit, annotator: int | None = None, deletion: str | None =
         if c:
             text = " ".join(c)
             if text.count(" ") != len(c) - 1:
-                raise ValueError(f"a correction token contains a space: {c!r}")
+                raise UnwritableEdit(f"a correction token contains a space ({c!r})", edit)
             if text[0].isspace() or text[-1].isspace():  # readers strip it (NUS too)
-                raise ValueError(f"a correction starts or ends with white space: {c!r}")
+                raise UnwritableEdit(f"a correction starts or ends with white space ({c!r})",
+                                     edit)
             if text == NONE:
-                raise ValueError(f"the correction {NONE!r} would read back as a deletion")
+                raise UnwritableEdit(f"the correction {NONE!r} would read back as a deletion",
+                                     edit)
             parts.append(text)
         else:
             parts.append(deletion)
@@ -519,17 +532,21 @@ def _unsafe(text: str) -> bool:
     return _UNSAFE.search(text) is not None
 
 
+_BARS = ("a '|' there would be read as M2's separators ('|||' between an A line's fields, "
+         "'||' between alternative corrections)")
+
+
 def _check_edit_line(line: str, edit: Edit) -> None:
     if _unsafe(line):
-        raise ValueError(f"an edit field contains a line break: {edit!r}")
+        raise UnwritableEdit("an edit field contains a line break", edit)
     try:
         again = _parse_a(line[2:])
-    except GecFormatError as exc:
-        raise ValueError(f"the edit cannot be written as M2 ({exc.message}): {edit!r}") from None
+    except GecFormatError:
+        raise UnwritableEdit(_BARS, edit) from None
     if not isinstance(again, Edit) or (again.type, again.corrections, again.comment) != (
         edit.type, edit.corrections, edit.comment
     ):
-        raise ValueError(f"the edit cannot be written as M2 ('|' in a field): {edit!r}")
+        raise UnwritableEdit(_BARS, edit)
 
 
 def format_noop(annotator: int) -> str:

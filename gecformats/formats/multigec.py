@@ -57,13 +57,14 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from gecformats.errors import GecFormatError, UsageError
+from gecformats.errors import GecFormatError, UsageError, install_hint
 from gecformats.io import Source, atomic_output, source_name, text_lines, text_output
 from gecformats.model import Parallel
 from gecformats.report import Report
@@ -273,8 +274,8 @@ def syntok_text(raw: str) -> str:
         try:
             from syntok.tokenizer import Tokenizer
         except ImportError:
-            raise GecFormatError("--unit essay-syntok needs syntok: pip install "
-                                 "'gecformats[multigec]'") from None
+            raise GecFormatError("--unit essay-syntok needs syntok: "
+                                 f"{install_hint('multigec')}") from None
         _SYNTOK = Tokenizer()
     return " ".join(str(token).strip() for token in _SYNTOK.tokenize(raw))
 
@@ -327,11 +328,13 @@ def split_sentences(item: Parallel) -> list[Parallel]:
     source = words.tokenize(item.source)
     if not source:
         return [item]
-    # sentence starts as word indices of the original
+    # sentence starts as word indices of the original: the first word at or after each
+    # sentence's start (the sentences come in order, so bisection finds it)
+    offsets = [w.start for w in source]
     starts: list[int] = []
     for sentence in get_splitter("punkt").tokenize(item.source):
-        k = next((i for i, w in enumerate(source) if w.start >= sentence.start), None)
-        if k is not None and (not starts or k > starts[-1]):
+        k = bisect_left(offsets, sentence.start)
+        if k < len(source) and (not starts or k > starts[-1]):
             starts.append(k)
     if not starts or starts[0] != 0:
         starts.insert(0, 0)
@@ -344,18 +347,20 @@ def split_sentences(item: Parallel) -> list[Parallel]:
             continue
         spans = align([w.text for w in source], [w.text for w in ref])
         mapping: dict[int, int] = {}
+        at = 0  # spans before the boundary, passed once: starts and spans are both in order
+        shift = 0  # reference index = b + shift where the words agree
         for b in starts[1:]:
-            shift = 0  # reference index = b + shift where the words agree
-            for i1, i2, j1, j2 in spans:
-                if i2 <= b:  # before b; an insertion at b stays before it
-                    shift = j2 - i2
-                    continue
+            while at < len(spans) and spans[at][1] <= b:  # an insertion at b stays before it
+                shift = spans[at][3] - spans[at][1]
+                at += 1
+            here = shift
+            if at < len(spans):
+                i1, i2, j1, _ = spans[at]
                 if i1 < b < i2:
                     blocked.add(b)
                 elif i1 == b:
-                    shift = j1 - i1
-                break
-            mapping[b] = b + shift
+                    here = j1 - i1
+            mapping[b] = b + here
         maps.append(mapping)
     kept = [b for b in starts if b not in blocked]
     bounds = kept + [len(source)]

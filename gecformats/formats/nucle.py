@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import replace
@@ -252,8 +253,12 @@ def _document(doc: str, name: str, first_line: int, annotator: int,
     nid: str | None = None
     teacher: str | None = None
 
+    # where each line starts, so that a tag's line is a bisection, not a count from the
+    # start of the DOC (which made a DOC quadratic in its size × its mistakes)
+    breaks = [m.start() for m in re.finditer("\n", doc)]
+
     def line_of(offset: int) -> int:
-        return first_line + doc.count("\n", 0, offset)
+        return first_line + bisect_left(breaks, offset)
 
     for match in _TAG.finditer(doc):
         closing, tag = match.group(1) == "/", match.group(2).upper()
@@ -363,7 +368,7 @@ def dumps(documents: Iterable[Document]) -> str:
         starts = bounds[:-1]
 
         def locate(offset: int) -> tuple[int, int]:
-            par = max(i for i, s in enumerate(starts) if s <= offset)
+            par = max(bisect_right(starts, offset) - 1, 0)
             return par, offset - starts[par]
 
         for e in doc.edits:

@@ -45,6 +45,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import Any
 
+from gecformats.errors import install_hint
 from gecformats.metaeval.judgments import RankingItem
 
 TRUESKILL_PARAMETERS: dict[str, float] = {
@@ -270,5 +271,5 @@ def _environment(params: dict[str, float]) -> Any:
         import trueskill
     except ImportError:
         raise ImportError("TrueSkill rankings need the 'trueskill' package: "
-                          "pip install 'gecformats[metaeval]' (or pip install trueskill)") from None
+                          f"{install_hint('metaeval')} (or pip install trueskill)") from None
     return trueskill.TrueSkill(**params)

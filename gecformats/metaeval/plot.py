@@ -11,6 +11,8 @@ import re
 from collections.abc import Mapping
 from xml.sax.saxutils import escape
 
+from gecformats.errors import install_hint
+
 WIDTH, HEIGHT = 640, 480
 LEFT, RIGHT, TOP, BOTTOM = 72, 24, 48, 56
 """The figure's size and the margins around the plotting area (pixels)."""
@@ -126,7 +128,7 @@ def scatter_svg(points: Mapping[str, tuple[float, float]], *, x_label: str, y_la
     return "\n".join(out) + "\n"
 
 
-PNG_EXTRA = "pip install 'gecformats[plot]'"
+PNG_EXTRA = install_hint("plot")
 """What ``--plot FILE.png`` needs (matplotlib); ``FILE.svg`` needs nothing."""
 
 

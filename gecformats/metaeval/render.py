@@ -5,17 +5,18 @@ with the columns :data:`SYSTEM_COLUMNS` (``metric``, ``config``, ``human``, ``pe
 ``spearman``, their interval bounds, then ``n`` and Kendall's τ); one row per (metric,
 system set, judgment file) at the sentence level (:data:`SENTENCE_COLUMNS`).  Numbers are
 written in full (Python's shortest round-trip form), an interval bound is empty without
-resamples, and an undefined correlation is ``nan``.  Where the human system scores come from
+resamples, and an undefined correlation is ``nan`` (``null`` in the JSON, which has no NaN:
+:func:`gecformats.io.json_text`).  Where the human system scores come from
 (``--human published|judgments``) is in every output: the TSV's ``human_source`` column, the
 JSON's ``human_source``, a line of the text, a comment after the LaTeX table.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
+from gecformats.io import json_text
 from gecformats.metaeval.run import MetaEvalResult
 
 SYSTEM_COLUMNS = ("metric", "config", "human", "pearson", "pearson_low", "pearson_high",
@@ -36,7 +37,7 @@ FORMATS = ("text", "json", "tsv", "latex")
 def render(result: MetaEvalResult, output_format: str = "text") -> str:
     """``result`` in ``output_format`` (:data:`FORMATS`), ending with a newline."""
     if output_format == "json":
-        return json.dumps(to_json(result), ensure_ascii=False, indent=2) + "\n"
+        return json_text(to_json(result), ensure_ascii=False, indent=2) + "\n"
     if output_format == "tsv":
         return tsv(result)
     if output_format == "latex":

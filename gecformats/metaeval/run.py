@@ -242,13 +242,16 @@ def count_sentences(dataset: Dataset) -> int:
 
 def score(dataset: Dataset, names: Sequence[str], *, resamples: int = 0,
           seed: int = DEFAULT_SEED, progress: Callable[[int], None] | None = None,
-          jobs: int = 1, extractor: str | None = None, spacy_model: str | None = None
-          ) -> tuple[int, list[Scored]]:
+          jobs: int = 1, extractor: str | None = None, spacy_model: str | None = None,
+          warnings: list[str] | None = None) -> tuple[int, list[Scored]]:
     """Score every system of ``dataset`` with every metric, once (``jobs`` processes for
     the per-sentence step), and resample (``resamples`` bootstrap resamples; 0: none).
 
     Returns:
-        ``(sentences, scored)``: the number of sentences and one :class:`Scored` per metric.
+        ``(sentences, scored)``: the number of sentences and one :class:`Scored` per metric;
+        ``warnings``, when given, gets the scoring pipeline's warnings about the inputs
+        (as ``gecformats score`` gives them: an impossible M2 score, gold edits past their
+        sentence's end …).
 
     Raises:
         GecFormatError: malformed or misaligned files (naming the file and line).
@@ -257,9 +260,17 @@ def score(dataset: Dataset, names: Sequence[str], *, resamples: int = 0,
     from gecformats.metrics.pipeline import evaluate
 
     metrics = build(names, extractor, spacy_model)
+    from gecformats.metrics.inputs import gold_field
+
     with subset_gold(dataset.gold, dataset.lines) as gold:
         run = evaluate([dataset.outputs[s] for s in dataset.systems], gold, metrics,
                        progress=progress, jobs=jobs)
+        if warnings is not None:
+            where = f"{dataset.gold} (its sentences at the subset ids)"
+            warnings.extend(w.replace(gold, where) if gold != dataset.gold else w
+                            for w in run.warnings)
+    inputs = f"|{gold_field(dataset.gold)}" + (f"|subset:{len(dataset.lines)}"
+                                               if dataset.lines is not None else "")
     weights = None
     if resamples:
         from gecformats.metrics.resampling import bootstrap_weights
@@ -279,8 +290,8 @@ def score(dataset: Dataset, names: Sequence[str], *, resamples: int = 0,
             boot = {s: np.array([float(row[main]) for row in
                                  metric.resampler(stats[s]).scores(weights)])
                     for s in dataset.systems}
-        signature = run.totals[m][0].extra.get("signature") or metric.signature()
-        out.append(Scored(name, metric.label, scores, stats, boot, str(signature), metric))
+        signature = str(run.totals[m][0].extra.get("signature") or metric.signature()) + inputs
+        out.append(Scored(name, metric.label, scores, stats, boot, signature, metric))
     return run.sentences, out
 
 
@@ -304,11 +315,14 @@ def run_meta_eval(request: MetaEvalRequest, progress: Callable[[int], None] | No
         raise UsageError(f"--level sentence: {dataset.name} has no sentence judgments read "
                          "here (use seeda or gjg15)")
     resamples = request.resamples if request.level == "system" else 0
+    warnings: list[str] = []
     sentences, scored = score(dataset, request.metrics, resamples=resamples, seed=request.seed,
                               progress=progress, jobs=request.jobs,
-                              extractor=request.extractor, spacy_model=request.spacy_model)
+                              extractor=request.extractor, spacy_model=request.spacy_model,
+                              warnings=warnings)
     result = MetaEvalResult(request, dataset, sentences, scored, configs)
-    result.warnings = extraction_warnings(request.metrics, [one.metric for one in scored])
+    result.warnings = warnings + extraction_warnings(request.metrics,
+                                                     [one.metric for one in scored])
     if request.level == "sentence":
         result.sentence = sentence_level(dataset, scored, configs, request.ties,
                                          request.resamples, request.seed)

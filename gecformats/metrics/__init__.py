@@ -4,6 +4,25 @@
 * :mod:`~gecformats.metrics.gleu`: GLEU (2015, 2016, GLEU+);
 * :mod:`~gecformats.metrics.correlate`: meta-evaluation against human judgements;
 * :mod:`~gecformats.metrics.stats`: counts of sentences, tokens, edits and types.
+
+The registry of ``--metric`` names is here (:data:`METRICS`), with nothing else, so that the
+command line names the metrics without importing them (:mod:`~gecformats.metrics.request`
+builds and runs them).
 """
 
 from __future__ import annotations
+
+METRICS: dict[str, str] = {
+    "m2": "gecformats.metrics.m2:M2Metric",
+    "errant": "gecformats.metrics.errant:ErrantMetric",
+    "gleu": "gecformats.metrics.gleu:GleuMetric",
+    "imeasure": "gecformats.metrics.imeasure:IMeasureMetric",
+    "green": "gecformats.metrics.green:GreenMetric",
+    "sentm2": "gecformats.metrics.sentmean:SentM2Metric",
+    "senterrant": "gecformats.metrics.sentmean:SentErrantMetric",
+    "gotoscorer": "gecformats.metrics.gotoscorer:GoToScorerMetric",
+    "cleme": "gecformats.metrics.cleme:ClemeMetric",
+    "cleme2": "gecformats.metrics.cleme:Cleme2Metric",
+}
+"""``--metric`` name → its :class:`Metric` class (imported when used); the command line's
+choices (``score``, ``report``, ``meta-eval``) are these names."""

@@ -87,9 +87,19 @@ class Metric(ABC):
     options: ClassVar[frozenset[str]] = frozenset()
     """The command-line options (without ``--``) this metric takes; the command refuses an
     option that no chosen metric takes."""
+    declines: ClassVar[Mapping[str, str]] = {}
+    """Options other chosen metrics take that a user would expect this metric to follow but
+    it does not, with why (GoToScorer's F is F0.5 whatever ``--beta`` says): given with
+    this metric among the chosen ones, the command refuses them, naming it."""
     needs_edits: ClassVar[bool] = False
     """Whether :meth:`sentence` reads :attr:`Hypothesis.sentence` (the system's own edits)
     when the hypothesis file is M2."""
+
+    @classmethod
+    def qualifiers(self) -> list[str]:
+        """The settings a table's column heads name beside :attr:`label`, where they change
+        what the columns mean (M2's ``detection``, ERRANT's ``ds``); empty for the defaults."""
+        return []
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Metric:

@@ -185,15 +185,37 @@ def _mapping(n: int, spans: Sequence[tuple[int, int, int, int]]) -> dict[int, in
     return mapping
 
 
+def misfit(n: int, spans: Sequence[tuple[int, int, int, int]]) -> str | None:
+    """What is wrong with the first of ``spans`` (a target's edits) that does not fit a
+    sentence of ``n`` tokens (a start after its end, before 0 or past the end), in words;
+    ``None`` when all fit."""
+    for start, end, _, _ in spans:
+        if start > end:
+            return f"edit {start} {end} starts after it ends"
+        if start < 0 or end > n:
+            return f"edit {start} {end} does not fit the sentence's {n} tokens"
+    return None
+
+
 def partition(source: Sequence[str], targets: Sequence[Target], merge_distance: int = 0
               ) -> list[list[tuple[tuple[str, ...], bool, int]]]:
     """The chunk partition of ``source`` by all ``targets``' edits: per target, per chunk,
     its target tokens, whether the target changed it, and the chunk's source length.
 
+    Time and memory are linear in the tokens and edits (the edits sorted once).
+
     Raises:
-        KeyError: edits of one target that overlap in a way CLEME cannot map.
+        GecFormatError: an edit that does not fit the source (:func:`misfit`), naming its
+            target by index.
+        ValueError: a negative ``merge_distance``.
     """
+    if merge_distance < 0:
+        raise ValueError(f"merge_distance is at least 0, not {merge_distance}")
     n = len(source)
+    for k, (_, spans) in enumerate(targets):
+        wrong = misfit(n, spans)
+        if wrong is not None:
+            raise GecFormatError(f"CLEME cannot chunk this sentence: target {k}'s {wrong}")
     sorted_spans = [sorted(spans, key=lambda e: e[0]) for _, spans in targets]
     shared: list[list[int]] = []
     for start, end, _, _ in sorted([e for spans in sorted_spans for e in spans],
@@ -202,6 +224,8 @@ def partition(source: Sequence[str], targets: Sequence[Target], merge_distance: 
             shared[-1][1] = max(end, shared[-1][1])
         else:
             shared.append([start, end])
+    # the merged intervals are ordered, each within [0, n] and after the previous one's end:
+    # every step below moves on, so the loop ends
     intervals: list[tuple[int, int]] = []
     s = k = 0
     while s <= n:
@@ -224,8 +248,11 @@ def partition(source: Sequence[str], targets: Sequence[Target], merge_distance: 
     for (tokens, _), spans in zip(targets, sorted_spans):
         mapping = _mapping(n, spans)
         changed: dict[tuple[int, int], tuple[int, int]] = {}
+        at = 0  # the merged interval of the current span: the last starting at or before it
         for start, end, _, _ in spans:
-            a, b = next((x, y) for x, y in shared if start >= x and end <= y)
+            while at + 1 < len(shared) and shared[at + 1][0] <= start:
+                at += 1
+            a, b = shared[at]
             tb = 0 if a == 0 else mapping[a - 1] + 1
             changed[a, b] = (tb, mapping[b])
         chunks = []
@@ -406,8 +433,19 @@ class _Chunked(ErrantMetric):
                 f"empty_refs={self.empty_refs!r}, extractor={self.extractor!r})")
 
     def prepare(self, gold: Sentence) -> ClemeGold:
-        """The gold sentence's source and each reference annotator's target."""
+        """The gold sentence's source and each reference annotator's target.
+
+        Raises:
+            GecFormatError: a gold edit that does not fit its sentence (:func:`misfit`):
+                the gold's fault, whatever the hypothesis.
+        """
         refs, ids = targets(gold.source, raw_edits(gold))
+        n = len(" ".join(gold.source).split())
+        for (_, spans), annotator in zip(refs, ids):
+            wrong = misfit(n, spans)
+            if wrong is not None:
+                raise GecFormatError(f"CLEME cannot chunk this sentence: the gold's {wrong} "
+                                     f"(annotator {annotator})")
         return ClemeGold(tuple(gold.source), tuple(refs), tuple(ids))
 
     def _stats(self, prepared: ClemeGold, edits: list[RawEdit], extracted: bool | str
@@ -416,7 +454,8 @@ class _Chunked(ErrantMetric):
         kept.
 
         Raises:
-            GecFormatError: edits the chunking cannot map (overlapping within one annotator).
+            GecFormatError: a hypothesis edit that does not fit the sentence
+                (:func:`misfit`; the gold's were checked by :meth:`prepare`).
         """
         first = next((e[4] for e in edits), 0)
         hyp, _ = targets(prepared.source, [e for e in edits if e[4] == first])
@@ -425,11 +464,10 @@ class _Chunked(ErrantMetric):
             kept = [i for i, r in enumerate(refs) if r[0]] or [0]
             refs, ids = [refs[i] for i in kept], [ids[i] for i in kept]
         source = " ".join(prepared.source).split()
-        try:
-            chunks = partition(source, [hyp[0], *refs])
-        except (KeyError, IndexError) as exc:  # edits of one target that overlap oddly
-            raise GecFormatError(f"CLEME cannot chunk this sentence: its edits overlap within "
-                                 f"one annotator or pass its end ({exc!r})") from None
+        wrong = misfit(len(source), hyp[0][1])
+        if wrong is not None:
+            raise GecFormatError(f"CLEME cannot chunk this sentence: the hypothesis' {wrong}")
+        chunks = partition(source, [hyp[0], *refs])
         changed = [max(c[2], len(c[0])) for ref in chunks[1:] for c in ref if c[1]]
         return ClemeStats(evaluate(chunks[0], chunks[1:], self.assumption), tuple(ids),
                           sum(changed), len(changed), extracted)
@@ -776,6 +814,8 @@ class ClemeMetric(_Chunked):
     columns = ("precision", "recall", "f", "accuracy")
     main = "f"
     options = _options(set())
+    declines = {"beta": "CLEME's F is F0.5, as the original's",
+                "errant-mode": "CLEME counts chunks, not ERRANT's keys"}
     needs_edits = True
 
     def __init__(self, assumption: str = "dependent", level: str = "corpus",
@@ -869,6 +909,7 @@ class Cleme2Metric(_Chunked):
     columns = ("combined", "hit", "wrong", "under", "over")
     main = "combined"
     options = _options({"cleme2-factors"})
+    declines = ClemeMetric.declines
     needs_edits = True
 
     def __init__(self, assumption: str = "dependent", level: str = "corpus",

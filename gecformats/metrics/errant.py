@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar
 
 from gecformats import __version__
-from gecformats.errors import GecFormatError, source_difference
+from gecformats.errors import GecFormatError, install_hint, source_difference
 from gecformats.formats.m2 import format_sentence
 from gecformats.metrics.base import Hypothesis, Metric, SystemFailure, Totals
 from gecformats.model import Sentence
@@ -203,13 +203,15 @@ def scheme(kinds: Kinds, extracted: bool, side: int) -> str | None:
     return next((k for k in ("other", "operation", "errant") if k in kinds[side]), None)
 
 
-def type_problem(mode: str, kinds: Kinds, extracted: bool, cat: int | None = None
-                 ) -> tuple[str, int] | None:
-    """Why the types make ``--mode cse`` (when ``mode`` is ``cse`` and ``cat`` is None) or
-    ``--cat cat`` meaningless (one sentence) and the side to blame (0 the hypothesis, 1 the
-    gold), or ``None``.
+def type_problem(mode: str, kinds: Kinds, extracted: bool, cat: int | None = None,
+                 filtered: bool = False) -> tuple[str, int] | None:
+    """Why the types make ``--mode cse`` (when ``mode`` is ``cse`` and ``cat`` is None),
+    ``--filter`` (when ``filtered`` and ``cat`` is None) or ``--cat cat`` meaningless (one
+    sentence) and the side to blame (0 the hypothesis, 1 the gold), or ``None``.
 
-    ``cse`` and ``--cat 3`` need both sides typed by one scheme (:func:`scheme`);
+    ``cse``, ``--filter`` and ``--cat 3`` need both sides typed by one scheme (:func:`scheme`):
+    a filter by ERRANT's types against a gold typed by NUCLE's would leave out the
+    hypothesis' edits of that type and none of the gold's;
     ``--cat 1`` (the operation, the letter before ``:``) needs no ``other`` types,
     ``--cat 2`` (what follows it) ERRANT's ``OP:CAT`` types on both sides.
 
@@ -219,7 +221,7 @@ def type_problem(mode: str, kinds: Kinds, extracted: bool, cat: int | None = Non
         extracted: the hypothesis' edits were extracted from text by gecformats.
         cat: the ``--cat`` level, or None for the check of ``cse``.
     """
-    if cat is None and mode != "cse":
+    if cat is None and mode != "cse" and not filtered:
         return None
     schemes = (scheme(kinds, extracted, 0), scheme(kinds, extracted, 1))
     if cat in (1, 2):
@@ -239,11 +241,14 @@ def type_problem(mode: str, kinds: Kinds, extracted: bool, cat: int | None = Non
         why = "--cat 2 groups the types by ERRANT's category, what follows 'OP:'"
     else:
         other = 1 - blamed
-        why = (("--mode cse compares" if cat is None else "--cat 3 lists")
+        cse = cat is None and mode == "cse"
+        why = (("--errant-mode cse compares" if cse else "--filter leaves out edits by their type on"
+                if cat is None else "--cat 3 lists")
                + f" the types of both sides, and {_describe(kinds, extracted, other)}")
     fix = ("use a gold typed by ERRANT (errant_m2 -gold)" if blamed else
            "type the hypothesis' edits with ERRANT (--extractor errant)")
-    instead = ("--mode cs" if cat is None else
+    instead = ("--errant-mode cs" if cat is None and mode == "cse" else "leave out --filter"
+               if cat is None else
                "--cat 1" if cat != 1 and "other" not in schemes else "leave out --cat")
     return f"{why}, but {_describe(kinds, extracted, blamed)}; {fix}, or {instead}", blamed
 
@@ -407,9 +412,22 @@ class ErrantMetric(Metric):
     label = "ERRANT"
     columns = ("precision", "recall", "f")
     main = "f"
-    options = frozenset({"beta", "mode", "single", "multi", "filter", "cat", "extractor",
-                         "spacy-model"})
+    options = frozenset({"beta", "errant-mode", "single", "multi", "filter", "cat",
+                         "extractor", "spacy-model"})
     needs_edits = True
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Metric:
+        """As :meth:`Metric.from_options`, ``--errant-mode`` giving ``mode`` (the name
+        ``--mode`` is M2's: its modes are others)."""
+        return cls(**{("mode" if k == "errant-mode" else k.replace("-", "_")): v
+                      for k, v in options.items()})
+
+    def qualifiers(self) -> list[str]:
+        """The mode when not ``cs``, ``single``/``multi``, the types left out."""
+        out = [self.mode] if self.mode != "cs" else []
+        out += ["single"] * self.single + ["multi"] * self.multi
+        return out + ([f"without {','.join(sorted(self.filter))}"] if self.filter else [])
 
     def __init__(self, beta: float = 0.5, mode: str = "cs", single: bool = False,
                  multi: bool = False, filter: Collection[str] = (), cat: int | None = None,
@@ -570,7 +588,7 @@ class ErrantMetric(Metric):
                 from gecformats.convert.errant_extract import cached, version
 
                 hyp = f"extracted-{version(cached(self.spacy_model))}"
-            problem = type_problem(self.mode, kinds, extracted)
+            problem = type_problem(self.mode, kinds, extracted, filtered=bool(self.filter))
             if problem is None and self.cat:
                 problem = type_problem(self.mode, kinds, extracted, self.cat)
             extra.update(extracted=extracted, hyp=hyp, signature=self.signature(hyp),
@@ -586,7 +604,7 @@ class ErrantMetric(Metric):
         filters = "".join(["|single" * self.single, "|multi" * self.multi]
                           + ([f"|filter:{','.join(sorted(self.filter))}"] if self.filter else []))
         system = f"|hyp:{hyp}" if hyp is not None else ""
-        return (f"metric:errant|mode:{self.mode}|beta:{self.beta:g}{filters}{system}"
+        return (f"metric:{self.name}|mode:{self.mode}|beta:{self.beta:g}{filters}{system}"
                 f"|gecformats:{__version__}")
 
     def resampler(self, stats: Sequence[ErrantStats]) -> Any:
@@ -822,9 +840,9 @@ def extraction_warning(hypothesis: str, hyp: str = EXTRACTION) -> str:
         how = (f"(hyp:{hyp}: ERRANT's rules on word classes guessed without spaCy), not by "
                "ERRANT itself, and the two can differ (on CoNLL-2014 about 2 % of the "
                "reference sentences get other edits)")
-    return (f"{hypothesis}: plain text: its edits were extracted by gecformats' own aligner "
-            f"{how}; for ERRANT's own edits and types add --extractor errant "
-            "(pip install 'gecformats[errant]')")
+    return (f"{hypothesis}: plain text, whose edits were extracted by gecformats' own "
+            f"aligner {how}; for ERRANT's own edits and types add --extractor errant "
+            f"({install_hint('errant')})")
 
 
 def errant_files(hypothesis: str, gold: str, **options: Any) -> ErrantResult:

@@ -33,7 +33,7 @@ reference code read them.
 >>> print(f"{run.results[0].system} {run.results[0].score:.4f}")
 system-a.txt 0.7041
 >>> print(run.signature)
-metric:gleu|version:2015|code:24c806a|n:4|lambda:0|refs:2|references:text|tok:ascii-whitespace|gecformats:0.1.0
+metric:gleu|version:2015|code:24c806a|n:4|lambda:0|refs:2|references:text|tok:ascii-whitespace|gecformats:0.1.0|gold-file:source.txt+2@49c953f4
 
 In memory, with GLEU+ (the default) and references generated per sentence:
 
@@ -140,6 +140,10 @@ class Signature:
     references: str = "text"
     tokenizer: str = "ascii-whitespace"
     gecformats: str = __version__
+    inputs: str = ""
+    """The fields about the inputs: ``|gold-file:NAME@HASH`` (the gold files, or the source
+    and its references) and ``|sentences:unchecked`` when the hypotheses were not checked
+    to be the source's sentences (:mod:`gecformats.metrics.inputs`)."""
 
     @property
     def code(self) -> str:
@@ -153,7 +157,7 @@ class Signature:
         if self.iterations is not None:
             parts.append(f"iterations:{self.iterations}|seed:101j")
         parts.append(f"refs:{self.refs}|references:{self.references}|tok:{self.tokenizer}"
-                     f"|gecformats:{self.gecformats}")
+                     f"|gecformats:{self.gecformats}{self.inputs}")
         return "|".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -661,14 +665,14 @@ def gleu(source: Iterable[str | bytes], references: Iterable[Sequence[str | byte
 
 
 def _run(scorer: Scorer, paths: Sequence[str], systems: Sequence[str], kind: str,
-         notes: Sequence[str]) -> Run:
+         notes: Sequence[str], inputs: str = "") -> Run:
     results = tuple(
         Result(path, system, score, scorer.sentences, spread_, per_sentence)
         for path, system, (score, spread_, per_sentence)
         in zip(paths, systems, scorer.results())
     )
     signature = Signature(scorer.version, scorer.order, scorer.lam, scorer.iterations_run(),
-                          scorer.max_refs, kind)
+                          scorer.max_refs, kind, inputs=inputs)
     return Run(results, signature, tuple(notes))
 
 
@@ -682,7 +686,7 @@ def gleu_files(source: str | os.PathLike[str] | None, hypotheses: Sequence[str |
                gold_format: str | None = None, version: str = DEFAULT_VERSION,
                lam: float | None = None, order: int = ORDER, iterations: int | None = None,
                sentence_level: bool = False, max_references: int = 10_000,
-               absent: str = "auto") -> Run:
+               absent: str = "auto", check_sentences: bool = True) -> Run:
     """GLEU of hypothesis files, streaming all files in step (one sentence in memory).
 
     Args:
@@ -706,6 +710,11 @@ def gleu_files(source: str | os.PathLike[str] | None, hypotheses: Sequence[str |
             edits (so absence is not "no change") and ``source`` otherwise (:data:`ABSENT`);
             a sentence without any edit gives the source for everyone.  Either way it is
             counted in ``notes``, with the policy taken and why.
+        check_sentences: refuse a hypothesis whose lines stop matching the source's
+            sentences (:class:`gecformats.metrics.inputs.Correspondence`); ``False``
+            trusts the files and the signature says ``sentences:unchecked``.  Gold edits
+            past the end of their sentence are left out, as every metric leaves them out
+            (:class:`gecformats.metrics.inputs.GoldFit`, in ``notes``).
 
     Returns:
         A :class:`Run`; its ``notes`` say what reference generation changed.
@@ -753,20 +762,35 @@ def gleu_files(source: str | os.PathLike[str] | None, hypotheses: Sequence[str |
             streams.append((source_name(path), stack.enter_context(_lines(path))))
         nrefs = len(refs)
         first_hyp = len(streams) - len(hypotheses)
-        for row in _lockstep(streams):
+        from gecformats.metrics.inputs import Correspondence, grams
+
+        given = source_name(source if source is not None else gold[0])
+        matching = [Correspondence(source_name(h), given) for h in hypotheses] \
+            if check_sentences else []
+        for number, row in enumerate(_lockstep(streams), 1):
             if refs:
                 src = row[0]
                 ref_lines = row[1:1 + nrefs]
             else:
                 gold_src, ref_lines = row[first_hyp - 1]
                 src = row[0] if source is not None else gold_src
+            if matching:
+                text = src.decode("utf-8", "replace") if isinstance(src, bytes) else src
+                seen = grams(text)
+                for check, hyp in zip(matching, row[first_hyp:]):
+                    check.add(number, number, seen, hyp.decode("utf-8", "replace"))
             scorer.add(tokens(src), [tokens(r) for r in ref_lines],
                        [tokens(h) for h in row[first_hyp:]])
     systems = _system_names(names)
     if gold and not mixed and filled_as:  # the references depend on the absent policy taken
         kind += "".join(f"+absent-{policy}" for policy in sorted(filled_as))
+    from gecformats.metrics.inputs import gold_field
+
+    inputs = "|" + gold_field([os.fspath(p) for p in ([source] if source is not None else [])
+                               + list(refs) + list(gold)])
+    inputs += "" if check_sentences else "|sentences:unchecked"
     try:
-        return _run(scorer, names, systems, kind, notes)
+        return _run(scorer, names, systems, kind, notes, inputs)
     except ValueError as exc:
         raise GecFormatError(str(exc)) from None
 
@@ -830,10 +854,13 @@ def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | 
     ids = []
     policies: list[str] = []
     autos: list[str] = []
+    from gecformats.metrics.inputs import GoldFit
+
     for g, module in zip(gold, modules):
         scan = _AnnotatorScan()
-        for sentence in module.read(g):
-            scan.add(sentence)
+        fit = GoldFit(source_name(g))  # as the pass below sees them
+        for number, sentence in enumerate(module.read(g), 1):
+            scan.add(fit.fit(number, sentence))
         ids.append(scan.ids())
         autos.append(scan.auto())
         policies.append(absent if absent != "auto" else autos[-1])
@@ -842,12 +869,13 @@ def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | 
     filled: Counter[str] = Counter()
     policy_of: dict[str, str] = {}
     auto_of: dict[str, str] = {}
+    fits = [GoldFit(source_name(g)) for g in gold]
     for number, row in enumerate(_lockstep(streams), 1):
         refs: list[str] = []
         source = None
-        for g, sentence, known, report, policy, auto in zip(gold, row, ids, reports, policies,
-                                                            autos):
-            parallel = to_parallel(sentence, report=report, number=number)
+        for g, sentence, known, report, policy, auto, fit in zip(gold, row, ids, reports,
+                                                                 policies, autos, fits):
+            parallel = to_parallel(fit.fit(number, sentence), report=report, number=number)
             if source is None:
                 source = parallel.source
             texts, count = _annotator_references(parallel, known, policy)
@@ -862,7 +890,8 @@ def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | 
         if filled_as is not None:
             filled_as.add(policy)
         notes.append(_filled_note(name, count, policy, auto_of[name], absent))
-    for g, report in zip(gold, reports):
+    for g, report, fit in zip(gold, reports, fits):
+        notes.extend(fit.warnings())
         notes.extend(_report_notes(source_name(g), report))
 
 
@@ -1135,10 +1164,16 @@ class GleuMetric(Metric):
         module = formats.get(self.gold_format or formats.infer_input(gold))
         _check_token_level(module, gold)
         name = source_name(gold)
+        # the sentences as the pipeline gives them to prepare(): gold edits past the end
+        # of their sentence left out (and warned about) there, once for every metric
+        from gecformats.metrics.inputs import GoldFit
+
+        fit = GoldFit(name)
+        sentences = (fit.fit(n, s) for n, s in enumerate(module.read(gold), 1))
         if self.mixed:
-            self._setup_mixed(module.read(gold), name)
+            self._setup_mixed(sentences, name)
         else:
-            self._setup_annotators(module.read(gold), name)
+            self._setup_annotators(sentences, name)
 
     def _setup_annotators(self, sentences: Iterable[Sentence], name: str) -> None:
         from gecformats.convert.extract import ExtractionReport, to_parallel

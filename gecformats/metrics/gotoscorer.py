@@ -53,6 +53,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from gecformats import __version__
 from gecformats.errors import GecFormatError, UsageError
+from gecformats.io import json_text
 from gecformats.metrics.base import Hypothesis, Metric, SystemFailure, Totals
 from gecformats.model import Sentence
 
@@ -234,12 +235,20 @@ def gecm_judge(reference: Sequence[Chunk], hypothesis: Sequence[Chunk], intended
     return bytes(out)
 
 
+OTHERS_ONLY = 1
+"""A gold sentence that lists other annotators but not annotator ``ref`` (the CoNLL-2014
+combined M2 leaves annotator 1 out where its edits equal annotator 0's): scored as if ``ref``
+made no edit, as the originals do, and noted in a warning (the number can mislead)."""
+NO_A_LINE = 2
+"""A gold sentence with no annotator at all (no ``A`` line: nobody edits it; 136 of the
+CoNLL-2014 combined M2): scored with no gold edit, which is what it means, so not noted."""
+
+
 class GoldChunks(NamedTuple):
     """What :meth:`GoToScorerMetric.prepare` makes of a gold sentence: its source tokens
     (``source``, for the extraction of text hypotheses), the tokens the original splits
     (``tokens``), the gold annotator's chunks and each chunk's type group (the order of
     first appearance of its type; gec-metrics sums per type first)."""
-
 
     source: tuple[str, ...]
     tokens: tuple[str, ...]
@@ -247,9 +256,9 @@ class GoldChunks(NamedTuple):
     groups: tuple[int, ...]
     untouched: bytes
     """The codes of a hypothesis without edits (the commonest)."""
-    present: bool = True
-    """Whether the gold sentence has annotator ``ref`` at all (the CoNLL-2014 combined M2
-    leaves annotator 1 out where it equals annotator 0)."""
+    absent: int = 0
+    """0: the gold sentence has annotator ``ref``; else why not (:data:`OTHERS_ONLY`,
+    :data:`NO_A_LINE`)."""
 
 
 class GotoStats(NamedTuple):
@@ -264,9 +273,10 @@ class GotoStats(NamedTuple):
     weights: tuple[float, ...] | None
     groups: tuple[int, ...] | None
     extracted: bool | str = False
-    absent: bool = False
-    """The gold sentence has no annotator ``ref`` (scored as if it made no edit, as the
-    originals do; counted for a warning)."""
+    absent: int = 0
+    """0, or why the gold sentence has no annotator ``ref`` (:data:`OTHERS_ONLY`,
+    :data:`NO_A_LINE`; scored as if it made no edit, as the originals do; counted for the
+    warning)."""
 
 
 @dataclass
@@ -355,7 +365,7 @@ def write_weights(weights: Weights, path: str) -> None:
         data = [{"evaluations": e, "weights": list(w)}
                 for e, w in zip(weights.evaluations, weights.weights)]
         with open(path, "w", encoding="utf-8") as out:
-            json.dump(data, out, indent=2)
+            out.write(json_text(data, indent=2))
         return
     with open(path, "w", encoding="utf-8") as out:
         out.write(f"{weights.systems}\n")
@@ -435,6 +445,7 @@ class GoToScorerMetric(Metric):
     label = "GoToScorer"
     columns = ("precision", "recall", "f")
     main = "f"
+    declines = {"beta": "its F is F0.5, as GTS and gec-metrics fix it"}
     options = frozenset({"gotoscorer-version", "gotoscorer-weighting", "gotoscorer-ref",
                          "weights-from", "weights", "save-weights", "extractor", "spacy-model"})
     needs_edits = True
@@ -541,6 +552,13 @@ class GoToScorerMetric(Metric):
             return stats
         json_file = self._judgements or (self.save_weights or "").endswith(".json")
         used = self._given if self._given is not None else self._judged(stats, json_file)
+        if self._given is None and len(stats) == 1 and self.weighting == "weighted":
+            self._notes.append(
+                "GoToScorer weighs each chunk by how many of the systems scored fail it, and "
+                "only one system is scored here: every chunk it corrects weighs 0, so what it "
+                "gets right counts for nothing (P = R = F = 0 for any output); score it with "
+                "the other systems, weigh with --weights-from SYS... or --weights FILE, or "
+                "give --gotoscorer-weighting none")
         self._used = used
         if stats:
             self._check(used, stats[0])
@@ -551,18 +569,25 @@ class GoToScorerMetric(Metric):
         return [[s._replace(weights=w) for s, w in zip(system, used.weights)] for system in stats]
 
     def _check_annotator(self, stats: Sequence[GotoStats]) -> None:
-        """Refuse a ``ref`` no gold sentence has; note the sentences that lack it."""
-        missing = sum(1 for s in stats if s.absent)
-        if stats and missing == len(stats):
+        """Refuse a ``ref`` no gold sentence has; note the sentences that list other
+        annotators but not ``ref`` (:data:`OTHERS_ONLY`), and with them, as a separate
+        count, those with no ``A`` line at all (:data:`NO_A_LINE`, alone not noted: they
+        mean no edit)."""
+        others = sum(1 for s in stats if s.absent == OTHERS_ONLY)
+        bare = sum(1 for s in stats if s.absent == NO_A_LINE)
+        if stats and others + bare == len(stats):
             raise GecFormatError(f"no sentence of the gold has annotator {self.ref} "
                                  "(--gotoscorer-ref)", self._gold)
-        if missing:
+        if others:
+            more = (f"; {bare} more have no A line at all (no annotator edits them) and are "
+                    "scored with no gold edit, which is what they mean") if bare else ""
             self._notes.append(
-                f"{self._gold}: {missing} of {len(stats)} sentences have no annotator "
-                f"{self.ref}; GoToScorer scores them as if annotator {self.ref} made no edit, "
-                "as its originals do (the CoNLL-2014 combined M2 leaves annotator 1 out where "
-                "its edits equal annotator 0's: score against an M2 that lists every "
-                "annotator, e.g. ERRANT's of the references, or with --source/--ref)")
+                f"{self._gold}: {others} of {len(stats)} sentences list other annotators but "
+                f"not annotator {self.ref}; GoToScorer scores them as if annotator {self.ref} "
+                "made no edit, as its originals do (the CoNLL-2014 combined M2 leaves "
+                "annotator 1 out where its edits equal annotator 0's: score against an M2 "
+                "that lists every annotator, e.g. ERRANT's of the references, or with "
+                f"--source/--ref){more}")
 
     def warnings(self) -> list[str]:
         """The note on gold sentences without annotator ``ref`` (see :meth:`complete`)."""
@@ -590,8 +615,9 @@ class GoToScorerMetric(Metric):
         chunks = chunker(tokens, sentence_edits(gold, self.ref))
         seen: dict[str, int] = {}
         groups = tuple(seen.setdefault(c[4], len(seen)) for c in chunks)
-        prepared = GoldChunks(tuple(gold.source), tokens, tuple(chunks), groups, b"",
-                              self.ref in gold.annotators)
+        absent = (0 if self.ref in gold.annotators
+                  else OTHERS_ONLY if gold.annotators else NO_A_LINE)
+        prepared = GoldChunks(tuple(gold.source), tokens, tuple(chunks), groups, b"", absent)
         return prepared._replace(untouched=self._judge(prepared, []).codes)
 
     def sentence(self, prepared: GoldChunks, hypothesis: Hypothesis) -> GotoStats:
@@ -627,13 +653,13 @@ class GoToScorerMetric(Metric):
         skipped = ("noop", "UNK", "Um") if self._gts else ("noop", "UNK")
         if prepared.untouched and all(e[2] in skipped for e in mine):
             return GotoStats(prepared.untouched, None, None if self._gts else prepared.groups,
-                             absent=not prepared.present)
+                             absent=prepared.absent)
         if self._gts:
             return GotoStats(gts_judge(prepared.chunks, gts_chunks(prepared.tokens, mine)),
-                             None, None, absent=not prepared.present)
+                             None, None, absent=prepared.absent)
         codes = gecm_judge(prepared.chunks, gecm_chunks(prepared.tokens, mine),
                            self.version == "gec-metrics-intended")
-        return GotoStats(codes, None, prepared.groups, absent=not prepared.present)
+        return GotoStats(codes, None, prepared.groups, absent=prepared.absent)
 
     def sentences(self, prepared: Sequence[GoldChunks],
                   hypotheses: Sequence[Sequence[Hypothesis]]) -> Iterator[list[GotoStats]]:

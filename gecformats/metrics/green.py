@@ -140,6 +140,7 @@ class GreenMetric(Metric):
     columns = ("precision", "recall", "f")
     main = "f"
     options = frozenset({"green-beta", "green-order", "green-unit"})
+    declines = {"beta": "GREEN's beta is --green-beta (default 2, as gec-metrics)"}
 
     def __post_init__(self) -> None:
         if self.unit not in UNITS:

@@ -1276,6 +1276,8 @@ class IMeasure:
     total: Counts = ZERO
     total_base: Counts = ZERO
     sentences: list[SentenceResult] = field(default_factory=list)
+    inputs: str = ""
+    """What the pipeline adds to the signature about its inputs (``|gold-file:…``)."""
 
     def __post_init__(self) -> None:
         check_maximise(self.maximise)
@@ -1477,7 +1479,8 @@ def _count_error(hypothesis: str, lines: int, gold: str, sentences: int) -> GecF
 
 def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | None = None,
                    progress: Callable[[int, int | None], None] | None = None,
-                   jobs: int = 1, engine: Any = None, **options: Any) -> list[SystemRun]:
+                   jobs: int = 1, engine: Any = None, check_sentences: bool = True,
+                   warnings: list[str] | None = None, **options: Any) -> list[SystemRun]:
     """Score each hypothesis file against the gold, read once, through the evaluation
     pipeline (:func:`gecformats.metrics.pipeline.evaluate` with :class:`IMeasureMetric`):
     each sentence's work is made once for all systems; here, in ``jobs`` processes or on a
@@ -1487,10 +1490,13 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
     When the gold and a hypothesis are regular files, their sentences and lines are counted
     before any scoring, so a mismatch is reported at once.  ``progress`` is called with the
     systems scored on each chunk of sentences and the total to expect (``None`` when
-    unknown).
+    unknown).  ``check_sentences``: refuse a hypothesis whose lines are not the gold's
+    sentences (the pipeline's check); ``warnings``, when given, gets the pipeline's warnings
+    about the inputs (gold edits past their sentence's end …).
 
     Raises:
-        GecFormatError: malformed gold, a gold without sentences, a hypothesis file whose
+        GecFormatError: malformed gold, a gold without sentences, a hypothesis whose lines
+            stop matching the gold's sentences, a hypothesis file whose
             number of lines differs from the gold's number of sentences (both counts named),
             or a sentence whose alignments need more than ``max_cells`` table cells (the
             hypothesis file and line named).
@@ -1511,10 +1517,16 @@ def evaluate_files(hypotheses: Sequence[str], gold: str, *, gold_format: str | N
     run = evaluate(list(hypotheses), gold, [metric], gold_items=read_gold(gold, gold_format),
                    lines=_numbered_lines, jobs=jobs, engine=engine,
                    mismatch=lambda h, lines, count: _count_error(h, lines, gold, count),
-                   progress=(lambda steps: progress(steps, total)) if progress else None)
+                   progress=(lambda steps: progress(steps, total)) if progress else None,
+                   check_sentences=check_sentences)
+    if warnings is not None:
+        warnings.extend(run.warnings + run.notes)
     if not run.sentences:
         raise GecFormatError("has no sentences: there is nothing to score", gold)
-    return [metric.system_run(stats, h) for stats, h in zip(run.stats[0], hypotheses)]
+    systems = [metric.system_run(stats, h) for stats, h in zip(run.stats[0], hypotheses)]
+    for system in systems:
+        system.run.inputs = run.input_fields()
+    return systems
 
 
 def _numbered_lines(path: str) -> Iterator[tuple[int, str]]:
@@ -1616,7 +1628,7 @@ def signature(run: IMeasure) -> str:
 
     return (f"metric:imeasure|maximise:{run.maximise}|optimise:{run.optimise}|"
             f"mix:{'yes' if run.mix else 'no'}|beta:{py2_float(run.beta)}|"
-            f"w:{py2_float(run.weight)}|align:sp-0-2-3|gecformats:{__version__}")
+            f"w:{py2_float(run.weight)}|align:sp-0-2-3|gecformats:{__version__}{run.inputs}")
 
 
 def to_json(systems: Sequence[SystemRun], per_sentence: bool = False) -> dict[str, Any]:
@@ -1675,6 +1687,7 @@ class IMeasureMetric(Metric):
     columns = ("precision", "recall", "f", "i")
     main = "i"
     options = frozenset({"maximise", "optimise"})
+    declines = {"beta": "the I-measure's F is F1, as ieval.py's (gecformats imeasure --beta)"}
     needs_edits = False
 
     def __init__(self, maximise: str = "cwacc", optimise: str = "sentence", mix: bool = True,

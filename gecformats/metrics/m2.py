@@ -124,6 +124,12 @@ class M2Metric(Metric):
     options = frozenset({"beta", "max-unchanged-words", "ignore-whitespace-casing",
                          "max-edges", "mode", "bonus", "per-type"})
 
+    def qualifiers(self) -> list[str]:
+        """The HOO mode and bonus when not the plain M2 score (``detection``, ``+bonus``)."""
+        if self.mode == "correction" and not self.bonus:
+            return []
+        return [self.mode + "+bonus" * self.bonus]
+
     def __post_init__(self) -> None:
         if not (math.isfinite(self.beta) and self.beta > 0):
             raise ValueError(f"beta must be a finite number > 0, not {self.beta}")

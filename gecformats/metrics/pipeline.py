@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.io import lockstep, source_name
 from gecformats.metrics.base import Hypothesis, Metric, SystemFailure, Totals
+from gecformats.metrics.inputs import Correspondence, GoldFit, grams
 from gecformats.model import Sentence
 
 CHUNK = 64
@@ -49,11 +50,27 @@ class Evaluation:
     totals: list[list[Totals]]
     sentences: int
     warnings: list[str] = field(default_factory=list)
+    """What makes a number doubtful (``score --strict`` refuses the first)."""
     preprocess: str | None = None
     m2_hypotheses: list[bool] = field(default_factory=list)
     gold_origin: str | None = None
     """How the gold was made when not read from a file of edits (``extracted-lcs`` …, a
     signature field), else ``None``."""
+    gold_file: str = ""
+    """The gold's name and content hash (:func:`~gecformats.metrics.inputs.gold_field`)."""
+    checked: bool = True
+    """Whether each hypothesis was checked to be the gold's sentences."""
+    notes: list[str] = field(default_factory=list)
+    """What the reader should know of how the number was made (edits that gecformats
+    extracted where the original reads ERRANT's), printed as warnings too but never
+    refused by ``--strict``."""
+
+    def input_fields(self) -> str:
+        """What every signature of this run adds about its inputs:
+        ``|gold-file:NAME@HASH``, and ``|sentences:unchecked`` when the hypotheses were not
+        checked to be the gold's sentences (``--no-sentence-check``)."""
+        fields = f"|{self.gold_file}" if self.gold_file else ""
+        return fields + ("" if self.checked else "|sentences:unchecked")
 
 
 def system_names(paths: Sequence[str]) -> list[str]:
@@ -79,7 +96,7 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
              gold_items: Iterable[Any] | None = None,
              lines: Callable[[str], Iterator[tuple[int, str]]] | None = None,
              mismatch: Callable[[str, int, int], GecFormatError] | None = None,
-             gold_name: str | None = None) -> Evaluation:
+             gold_name: str | None = None, check_sentences: bool = True) -> Evaluation:
     """Score every hypothesis file with every metric against one gold file, read once.
 
     Args:
@@ -101,17 +118,53 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
             hypothesis with ``lines`` lines for ``sentences`` gold sentences.
         gold_name: the gold's name in messages, when ``gold`` is a file made for the run
             (a gold extracted from text references: the source file's name).
+        check_sentences: refuse a hypothesis file whose lines stop matching the gold's
+            sentences (:class:`~gecformats.metrics.inputs.Correspondence`); ``False`` (the
+            command line's ``--no-sentence-check``) trusts the files, and the signature
+            says so.
+
+    The checks of the inputs are made here, once, for every metric: the gold's edits past
+    the end of their sentence are left out with one warning
+    (:class:`~gecformats.metrics.inputs.GoldFit`), an M2 hypothesis is scored by its first
+    annotator only, and each hypothesis file must be the gold's sentences.
 
     Returns:
         An :class:`Evaluation`.
 
     Raises:
         GecFormatError: malformed input or a sentence a metric cannot score
-            (``FILE:LINE: message``), or hypotheses whose line counts differ from the gold's
-            number of sentences (after every aligned sentence was read).
+            (``FILE:LINE: message``), hypotheses whose line counts differ from the gold's
+            number of sentences (after every aligned sentence was read), or whose lines are
+            not the gold's sentences.
         UsageError: no hypothesis, or standard input twice.
         OSError: a file cannot be read.
     """
+    if gold_name is None or os.fspath(gold) == gold_name:
+        return _evaluate(hypotheses, gold, metrics, gold_format, tokenize, segment, segmenter,
+                         segment_map, jobs, engine, progress, gold_items, lines, mismatch,
+                         gold_name, check_sentences)
+    made = os.fspath(gold)
+    try:  # the gold was made for the run: messages name what the user gave instead
+        run = _evaluate(hypotheses, gold, metrics, gold_format, tokenize, segment, segmenter,
+                        segment_map, jobs, engine, progress, gold_items, lines, mismatch,
+                        gold_name, check_sentences)
+    except GecFormatError as exc:
+        raise GecFormatError(exc.message.replace(made, gold_name),
+                             gold_name if exc.file == made else exc.file,
+                             None if exc.file == made else exc.line, exc.kind) from None
+    run.warnings = [w.replace(made, gold_name) for w in run.warnings]
+    return run
+
+
+def _evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLike[str],
+              metrics: Sequence[Metric], gold_format: str | None, tokenize: str | None,
+              segment: str | None, segmenter: str, segment_map: Mapping[str, str] | None,
+              jobs: int, engine: Any, progress: Callable[[int], None] | None,
+              gold_items: Iterable[Any] | None,
+              lines: Callable[[str], Iterator[tuple[int, str]]] | None,
+              mismatch: Callable[[str, int, int], GecFormatError] | None,
+              gold_name: str | None, check_sentences: bool) -> Evaluation:
+    """:func:`evaluate`'s work (its arguments, all given)."""
     from gecformats.metrics.score import InputCheck
 
     paths = [os.fspath(h) for h in hypotheses]
@@ -127,6 +180,9 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
     label = gold_name or gold
     reader = _Hypotheses(paths, gold, tokenize, segment, segmenter, segment_map, lines, label)
     checks = [InputCheck() for _ in paths]
+    fit = GoldFit(label)
+    matching = [Correspondence(source_name(p), label) for p in paths] if check_sentences \
+        else None
     gold_stream = _read_gold(gold, gold_format) if gold_items is None else gold_items
 
     def differ(_names: list[str], counts: list[int]) -> GecFormatError:
@@ -140,7 +196,14 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
 
     def rows() -> Iterator[tuple[Sentence, list[Hypothesis]]]:
         for number, (sentence, *raw) in enumerate(lockstep(streams, differ), 1):
-            hyps = [reader.hypothesis(k, sentence, item, checks[k]) for k, item in enumerate(raw)]
+            sentence = fit.fit(number, sentence)
+            if matching is not None and hasattr(sentence, "source"):
+                source = grams(sentence.source)
+                for k, item in enumerate(raw):
+                    line, text = reader.text(k, item)
+                    matching[k].add(number, line, source, text)
+            hyps = [reader.hypothesis(k, number, sentence, item, checks[k])
+                    for k, item in enumerate(raw)]
             yield sentence, hyps
 
     stats: list[list[list[Any]]] = [[[] for _ in paths] for _ in metrics]
@@ -167,17 +230,88 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
         if progress is not None:
             progress(len(results) * steps)
     if unread:
-        raise unread[0]
+        # taken out of the list: the error's traceback holds this frame, and a frame holding
+        # its own error is a cycle that only the collector frees, closing the input files
+        # in any order (a reader's generator then found its file closed: "Exception ignored")
+        raise unread.pop()
     stats = [metric.complete(stats[m]) for m, metric in enumerate(metrics)]
     totals = [[metric.corpus(stats[m][s], choices=True) for s in range(len(paths))]
               for m, metric in enumerate(metrics)]
-    warnings: list[str] = []
+    warnings: list[str] = fit.warnings()
+    notes: list[str] = []
     for k, path in enumerate(paths):
         warnings += reader.warnings(k, checks[k])
-    for metric in metrics:
+    for m, metric in enumerate(metrics):
         warnings += metric.warnings()
+        more, said = _metric_warnings(metric, totals[m], paths, label)
+        warnings += more
+        notes += said
+    from gecformats.metrics.inputs import gold_field
+
     return Evaluation(paths, system_names(paths), list(metrics), stats, totals, count,
-                      warnings, reader.preprocess, reader.m2)
+                      once(warnings, paths), reader.preprocess, reader.m2,
+                      gold_file=gold_field(gold, gold_name), checked=check_sentences,
+                      notes=once(notes, paths))
+
+
+def _metric_warnings(metric: Metric, totals: Sequence[Totals], paths: Sequence[str],
+                     gold: str) -> tuple[list[str], list[str]]:
+    """The warnings and notes a metric's corpus results carry (an impossible M2 score,
+    edits of text hypotheses extracted otherwise than by the original), for every command
+    that scores.
+
+    Raises:
+        GecFormatError: types the metric's options cannot compare (ERRANT's ``--mode cse``,
+            ``--cat``, ``--filter`` across type schemes), naming the side to blame.
+    """
+    warnings: list[str] = []
+    notes: list[str] = []
+    for t, path in zip(totals, paths):
+        count, first = t.extra.get("impossible", (0, 0))
+        if count and metric.name == "m2":
+            from gecformats.metrics.score import impossible_warning
+
+            values = dict(zip(("precision", "recall", "f"), t.values))
+            warnings.append(impossible_warning(gold, count, first, _Values(**values), path))
+        problem = t.extra.get("type_problem")
+        if problem is not None:
+            raise GecFormatError(problem[0], (source_name(path), gold)[problem[1]])
+        # every metric of edits (errant, senterrant, cleme, cleme2, gotoscorer) whose
+        # originals read ERRANT's edits: a text hypothesis extracted otherwise gets other
+        # numbers
+        fields = str(t.extra.get("signature", "")).split("|")
+        hyp = next((f[4:] for f in fields if f.startswith("hyp:")), None)
+        if hyp in ("extracted-lcs", "extracted-native"):
+            from gecformats.metrics.errant import extraction_warning
+
+            notes.append(extraction_warning(source_name(path), hyp))
+    return warnings, notes
+
+
+@dataclass
+class _Values:
+    precision: float
+    recall: float
+    f: float
+
+
+def once(warnings: Sequence[str], paths: Sequence[str]) -> list[str]:
+    """``warnings`` without repeats, and a warning given alike for several hypothesis files
+    (``FILE: the same text``) given once, with their number and first names."""
+    names = sorted({source_name(p) for p in paths} | set(paths), key=len, reverse=True)
+    groups: dict[str, list[str]] = {}
+    for warning in dict.fromkeys(warnings):
+        name = next((n for n in names if warning.startswith(f"{n}: ")), None)
+        key, who = (warning[len(name) + 2:], name) if name is not None else (warning, "")
+        groups.setdefault(key, []).append(who)
+    out = []
+    for text, who in groups.items():
+        if len(who) == 1:
+            out.append(f"{who[0]}: {text}" if who[0] else text)
+        else:
+            shown = ", ".join(who[:3]) + (", …" if len(who) > 3 else "")
+            out.append(f"{len(who)} hypotheses ({shown}): {text}")
+    return out
 
 
 # ------------------------------------------------------------------ the per-sentence step
@@ -310,6 +444,8 @@ class _Hypotheses:
         self.paths, self.gold, self.reader = paths, gold, reader
         self.label = label or gold
         self.m2 = [reader is None and p != "-" and _looks_m2(p) for p in paths]
+        self.several = [(0, 0) for _ in paths]
+        """Per M2 hypothesis: sentences with several annotators, the most annotators."""
         self.tokenizer = self.projector = None
         self.preprocess: str | None = None
         if tokenize is not None:
@@ -339,12 +475,31 @@ class _Hypotheses:
             return m2.read(self.paths[k])
         return (self.reader or read_hypothesis)(self.paths[k])
 
-    def hypothesis(self, k: int, gold: Sentence, item: Any, check: Any) -> Hypothesis:
+    def text(self, k: int, item: Any) -> tuple[int | None, Any]:
+        """Hypothesis ``k``'s line number and text of one item (an M2 hypothesis: no line
+        number, its source tokens), for the check that it is the gold's sentence."""
+        if self.m2[k]:
+            return None, item.source
+        return item[0], item[1]
+
+    def hypothesis(self, k: int, number: int, gold: Sentence, item: Any, check: Any
+                   ) -> Hypothesis:
         from maxmatch import split_hypothesis
 
         if self.m2[k]:
             annotators = sorted(item.annotators)
-            tokens = item.corrected(annotators[0]) if annotators else item.source
+            if len(annotators) > 1:  # one rule for every metric: the first annotator
+                self.several[k] = (self.several[k][0] + 1, max(self.several[k][1],
+                                                                len(annotators)))
+                item = replace(item, annotators={annotators[0]: item.annotators[annotators[0]]})
+            try:
+                tokens = item.corrected(annotators[0]) if annotators else item.source
+            except ValueError as exc:  # edits that overlap: no corrected text
+                from gecformats.metrics.inputs import _gold_line
+
+                raise GecFormatError(f"sentence {number}: annotator {annotators[0]}'s edits "
+                                     f"cannot make a corrected sentence: {exc}", self.paths[k],
+                                     _gold_line(self.paths[k], number)) from None
             return Hypothesis(tuple(tokens), " ".join(tokens), item)
         line = item[1]
         if self.projector is not None:
@@ -356,10 +511,12 @@ class _Hypotheses:
                                      "(is the file one sentence per line?)", self.paths[k],
                                      item[0])
             tokens = tuple(self.projector.project(gold.source, line))
+            check.add_segmented(gold.source, line)
         elif self.tokenizer is not None:
             tokens = tuple(t.text for t in self.tokenizer.tokenize(line))
+            check.add_retokenized(gold.source, split_hypothesis(line), tokens)
             if self.tokenizer.name == "zh":
-                check.add_source(gold.source)
+                check.add_segmented(gold.source, line)
         else:
             tokens = tuple(split_hypothesis(line))
             check.add(gold.source, tokens)
@@ -368,5 +525,16 @@ class _Hypotheses:
     def warnings(self, k: int, check: Any) -> list[str]:
         from gecformats.metrics.score import input_warnings
 
-        return input_warnings(check, self.paths[k], self.label,
-                              self.tokenizer.name if self.tokenizer is not None else None)
+        out = input_warnings(check, self.paths[k], self.label,
+                             self.tokenizer.name if self.tokenizer is not None else None,
+                             "project" if self.projector is not None else None)
+        sentences, most = self.several[k]
+        if sentences:
+            name = source_name(self.paths[k])
+            out.append(f"{name}: an M2 hypothesis with up to {most} annotators ({sentences} "
+                       "sentences with several): every metric scores its first annotator "
+                       "only, as a system's output (the best of several per sentence would "
+                       "be an oracle, not a system); to score each annotator as a system: "
+                       f"gecformats convert {name} DIR --to parallel, then score "
+                       "DIR/annotator-*.txt")
+        return out

@@ -95,7 +95,9 @@ def extracted_gold(source: str, refs: Sequence[str], extractor: str = "lcs", *,
         for the signature's ``gold:`` field.
 
     Raises:
-        as :func:`gold_sentences`.
+        as :func:`gold_sentences`; GecFormatError: a reference whose correction M2 cannot
+            hold (a ``||`` in a token, the token ``-NONE-`` …), naming the reference file and
+            line (never the temporary file).
     """
     from gecformats.convert.extract import ExtractionReport
     from gecformats.formats import m2
@@ -104,8 +106,23 @@ def extracted_gold(source: str, refs: Sequence[str], extractor: str = "lcs", *,
     fd, path = tempfile.mkstemp(prefix="gecformats-gold-", suffix=".m2")
     os.close(fd)
     try:
-        m2.write(gold_sentences(source, refs, extractor, spacy_model=spacy_model,
-                                tokenize=tokenize, report=report, jobs=jobs), path)
+        read = [0]
+
+        def counted(sentences: Iterable[Any]) -> Iterator[Any]:
+            for read[0], sentence in enumerate(sentences, 1):
+                yield sentence
+
+        try:
+            m2.write(counted(gold_sentences(source, refs, extractor, spacy_model=spacy_model,
+                                            tokenize=tokenize, report=report, jobs=jobs)),
+                     path)
+        except m2.UnwritableEdit as exc:  # sentence k is line k of every file
+            raise GecFormatError(
+                f"this reference cannot be scored through the M2 gold that --source and --ref "
+                f"are turned into: {exc.reason} (its correction "
+                f"{' '.join(exc.edit.correction)!r} of source tokens {exc.edit.start}-"
+                f"{exc.edit.end}); change the token or score with a gold file",
+                refs[exc.edit.annotator], read[0], "unwritable") from None
         origin = report.versions.get("extractor", extractor) if extractor == "errant" \
             else extractor
         if tokenize:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Sequence
 from typing import Any
 
+from gecformats.io import json_text
 from gecformats.metrics.base import Metric
 
 FORMATS = ("text", "json", "tsv", "csv", "latex")
@@ -35,16 +35,12 @@ def header(metric: Metric, column: str) -> str:
 
 
 def fmt_p(p: float, trials: int | None, decimals: int = 4, less: str = "<",
-          at_most: str = "<=") -> str:
-    """A p value rounded to ``decimals``, or a bound at the resampling floor
+          at_most: str = "<=", bound: bool = False) -> str:
+    """A p value rounded to ``decimals``, or a bound at the resampling floor or from it
     (:func:`gecformats.metrics.score.format_p_value`)."""
     from gecformats.metrics.score import format_p_value
 
-    return format_p_value(p, trials, decimals, less, at_most)
-
-
-def _json_float(value: float) -> float | str:
-    return value if value == value and value not in (float("inf"), float("-inf")) else str(value)
+    return format_p_value(p, trials, decimals, less, at_most, bound)
 
 
 class Table:
@@ -76,13 +72,47 @@ class Table:
                 text += f"|hyp:{self.run.preprocess}"
             if getattr(self.run, "gold_origin", None):
                 text += f"|gold:{self.run.gold_origin}"
+            text += self.run.input_fields()
             if self.settings is not None and self.settings.active:
                 text += f"|test:{self.settings.signature(len(self.run.paths))}"
             out.append(text)
         return out
 
+    def qualifiers(self, m: int) -> list[str]:
+        """What metric ``m``'s column heads say beside its label, where it changes what the
+        columns mean: the metric's non-default settings (:meth:`Metric.qualifiers`), the
+        extractor of text hypotheses' edits where gecformats made them (``lcs edits``: not
+        the original's numbers) and of a gold made from text references (``gold lcs``)."""
+        out = list(self.run.metrics[m].qualifiers())
+        hyps = set()
+        for t in self.run.totals[m]:
+            fields = str(t.extra.get("signature", "")).split("|")
+            hyps.update(f[4:] for f in fields if f.startswith("hyp:extracted-"))
+        made = sorted(h[len("extracted-"):] for h in hyps if h in ("extracted-lcs",
+                                                                    "extracted-native"))
+        if made:
+            out.append(f"{'/'.join(made)} edits")
+        origin = getattr(self.run, "gold_origin", None)
+        if origin and origin.startswith("extracted-"):
+            out.append("gold " + origin[len("extracted-"):].split("-")[0])
+        return out
+
+    def title(self, m: int) -> str:
+        """Metric ``m``'s label with its :meth:`qualifiers`: ``ERRANT (lcs edits)``."""
+        qualifiers = self.qualifiers(m)
+        label = self.run.metrics[m].label
+        return f"{label} ({', '.join(qualifiers)})" if qualifiers else label
+
+    def key(self, m: int) -> str:
+        """Metric ``m``'s name in flat column names: ``errant``, ``errant-lcs-edits``."""
+        return "-".join([self.run.metrics[m].name]
+                        + [q.replace(" ", "-") for q in self.qualifiers(m)])
+
     def _p(self, m: int, s: int) -> float | None:
         return self.sig[m][s].p_value if self.sig is not None else None
+
+    def _bound(self, m: int, s: int) -> bool:
+        return bool(self.sig is not None and getattr(self.sig[m][s], "p_bound", False))
 
     def _ci(self, m: int, s: int) -> dict[str, tuple[float, float]] | None:
         return self.sig[m][s].ci if self.sig is not None else None
@@ -108,7 +138,7 @@ class Table:
             row: dict[str, Any] = {}
             for m, metric in enumerate(self.run.metrics):
                 totals = self.run.totals[m][s]
-                cell: dict[str, Any] = {c: _json_float(v) for c, v in zip(metric.columns, totals.values)}
+                cell: dict[str, Any] = dict(zip(metric.columns, totals.values))
                 cell.update(totals.counts)
                 if "per_type" in totals.extra and hasattr(totals.extra["per_type"], "to_dict"):
                     cell["per_type"] = totals.extra["per_type"].to_dict()
@@ -119,6 +149,8 @@ class Table:
                     cell["ci"] = {c: list(v) for c, v in ci.items()}
                 if self.has_p:
                     cell["p_value"] = self._p(m, s)
+                    if self._bound(m, s):
+                        cell["p_value_bound"] = True
                 cell["signature"] = signatures[m] if "signature" not in totals.extra else \
                     signatures[m].replace(metric.signature(), totals.extra["signature"], 1)
                 row[metric.name] = cell
@@ -127,17 +159,18 @@ class Table:
         return out
 
     def _json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+        return json_text(self.to_dict(), ensure_ascii=False, indent=2)
 
     def _flat_rows(self) -> list[list[str]]:
         head = ["system"]
-        for metric in self.run.metrics:
+        for m, metric in enumerate(self.run.metrics):
+            key = self.key(m)
             for c in metric.columns:
-                head.append(f"{metric.name}_{header(metric, c)}")
+                head.append(f"{key}_{header(metric, c)}")
             for c in metric.columns if self.has_ci else ():
-                head += [f"{metric.name}_{header(metric, c)}_low", f"{metric.name}_{header(metric, c)}_high"]
+                head += [f"{key}_{header(metric, c)}_low", f"{key}_{header(metric, c)}_high"]
             if self.has_p:
-                head.append(f"{metric.name}_p_value")
+                head.append(f"{key}_p_value")
         rows = [head]
         for s, name in enumerate(self.run.names):
             row = [name]
@@ -148,7 +181,7 @@ class Table:
                     row += [f"{ci[c][0]:.4f}", f"{ci[c][1]:.4f}"] if c in ci else ["", ""]
                 if self.has_p:
                     p = self._p(m, s)
-                    row.append("" if p is None else fmt_p(p, self.floor))
+                    row.append("" if p is None else fmt_p(p, self.floor, bound=self._bound(m, s)))
             rows.append(row)
         return rows
 
@@ -177,7 +210,8 @@ class Table:
                 out.append(("95% CI" if self.settings.level == 0.95
                             else f"{100 * self.settings.level:g}% CI", cells))
         if self.has_p:
-            out.append(("p", ["base" if self._p(m, s) is None else fmt_p(self._p(m, s), self.floor)
+            out.append(("p", ["base" if self._p(m, s) is None else
+                              fmt_p(self._p(m, s), self.floor, bound=self._bound(m, s))
                               for s in systems]))
         return out
 
@@ -191,7 +225,11 @@ class Table:
             groups = self.groups(m)
             widths = [max(len(h), *(len(c) for c in cells)) for h, cells in groups]
             span = sum(widths) + 2 * (len(widths) - 1)
-            top.append(f"{metric.label:<{span}}")
+            title = self.title(m)
+            for k in range(len(title) - span):  # the group widens to its title, evenly
+                widths[-1 - k % len(widths)] += 1
+            span = max(span, len(title))
+            top.append(f"{title:<{span}}")
             head.append("  ".join(f"{h:>{w}}" for (h, _), w in zip(groups, widths)))
             for s in range(len(names)):
                 body[s].append("  ".join(f"{cells[s]:>{w}}" for (_, cells), w in zip(groups, widths)))
@@ -206,23 +244,19 @@ class Table:
                 extra = self.run.totals[m][s].extra
                 table = extra.get("per_type")
                 if table is not None and hasattr(table, "format_text"):
-                    out += ["", f"{name}, {metric.label} per type:", table.format_text()]
+                    out += ["", f"{name}, {self.title(m)} per type:", table.format_text()]
                 elif extra.get("categories"):
                     from gecformats.metrics.errant import format_categories
 
-                    out += ["", f"{name}, {metric.label} per category:",
+                    out += ["", f"{name}, {self.title(m)} per category:",
                             format_categories(extra["categories"], getattr(metric, "beta", 0.5))]
         return out + ([""] if out else [])
 
     def _latex(self) -> str:
-        def tex(text: str) -> str:
-            for char in "\\&%$#_{}":
-                text = text.replace(char, "\\" + char if char != "\\" else r"\textbackslash{}")
-            return text
         groups = [self._latex_groups(m) for m in range(len(self.run.metrics))]
         spec = "l" + "".join("r" * len(g) for g in groups)
-        tops = " & ".join(rf"\multicolumn{{{len(g)}}}{{c}}{{{tex(metric.label)}}}"
-                          for g, metric in zip(groups, self.run.metrics))
+        tops = " & ".join(rf"\multicolumn{{{len(g)}}}{{c}}{{{tex(self.title(m))}}}"
+                          for m, g in enumerate(groups))
         rules = "".join(rf"\cmidrule(lr){{{a}-{a + len(g) - 1}}}"
                         for g, a in zip(groups, _starts(groups)))
         heads = " & ".join(h for g in groups for h, _ in g)
@@ -231,7 +265,7 @@ class Table:
         for s, name in enumerate(self.run.names):
             cells = " & ".join(cells[s] for g in groups for _, cells in g)
             lines.append(f"{tex(name)} & {cells} \\\\")
-        lines += [r"\bottomrule", r"\end{tabular}"] + [f"% {sig}" for sig in self.signatures()]
+        lines += [r"\bottomrule", r"\end{tabular}"] + latex_note(self.signatures())
         return "\n".join(lines)
 
     def _latex_groups(self, m: int) -> list[tuple[str, list[str]]]:
@@ -251,9 +285,32 @@ class Table:
             out.append((head, cells))
         if self.has_p:
             out.append(("$p$", ["--" if self._p(m, s) is None else
-                                fmt_p(self._p(m, s), self.floor, 3, "$<$", r"$\leq$")
+                                fmt_p(self._p(m, s), self.floor, 3, "$<$", r"$\leq$", self._bound(m, s))
                                 for s in systems]))
         return out
+
+
+def latex_note(signatures: Sequence[str]) -> list[str]:
+    """The lines that print ``signatures`` under a LaTeX table, as a visible note in small
+    typewriter type (a signature may break after any ``|``), so that the table carries
+    them into the paper."""
+    if not signatures:
+        return []
+    return [r"\par\smallskip", r"{\footnotesize\ttfamily\raggedright"] + \
+        [tex(s).replace("|", r"|\allowbreak{}") + r"\par" for s in signatures] + ["}"]
+
+
+_TEX = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+        **{c: "\\" + c for c in "&%$#_{}"}}
+
+
+def tex(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped (each once).
+
+    >>> print(tex("a_b {50%} ~"))
+    a\\_b \\{50\\%\\} \\textasciitilde{}
+    """
+    return "".join(_TEX.get(c, c) for c in text)
 
 
 def _starts(groups: Sequence[Sequence[Any]]) -> list[int]:

@@ -9,9 +9,7 @@ layouts; ERRANT: ``errant_compare``'s); several metrics make one table
 (:class:`~gecformats.metrics.render.Table`).
 
 >>> sorted(METRICS)
-['errant', 'gleu', 'gotoscorer', 'green', 'imeasure', 'm2', 'senterrant', 'sentm2']
-
-['cleme', 'cleme2', 'errant', 'gleu', 'green', 'imeasure', 'm2', 'senterrant', 'sentm2']
+['cleme', 'cleme2', 'errant', 'gleu', 'gotoscorer', 'green', 'imeasure', 'm2', 'senterrant', 'sentm2']
 >>> build_metrics(["m2"], {"beta": 1.0}, {"beta"})[0].beta
 1.0
 """
@@ -25,26 +23,12 @@ from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
 from gecformats.errors import GecFormatError, UsageError
+from gecformats.metrics import METRICS as METRICS  # the registry, named here as before
 from gecformats.metrics.base import Metric
-
-METRICS: dict[str, str] = {
-    "m2": "gecformats.metrics.m2:M2Metric",
-    "errant": "gecformats.metrics.errant:ErrantMetric",
-    "gleu": "gecformats.metrics.gleu:GleuMetric",
-    "imeasure": "gecformats.metrics.imeasure:IMeasureMetric",
-    "green": "gecformats.metrics.green:GreenMetric",
-    "sentm2": "gecformats.metrics.sentmean:SentM2Metric",
-    "senterrant": "gecformats.metrics.sentmean:SentErrantMetric",
-    "gotoscorer": "gecformats.metrics.gotoscorer:GoToScorerMetric",
-
-    "cleme": "gecformats.metrics.cleme:ClemeMetric",
-    "cleme2": "gecformats.metrics.cleme:Cleme2Metric",
-}
-"""``--metric`` name → its :class:`Metric` class (imported when used)."""
 
 PIPELINE_OPTIONS = frozenset({
     "gold", "source", "ref", "gold-format", "metric", "format", "per-sentence", "tokenize", "segment", "segmenter",
-    "segment-map", "strict", "ci", "paired-bs", "paired-ar", "resamples", "trials", "seed",
+    "segment-map", "strict", "no-sentence-check", "ci", "paired-bs", "paired-ar", "resamples", "trials", "seed",
     "correction", "jobs", "engine", "scheduler", "workers", "quiet", "verbose"})
 """Options every metric takes (the pipeline's, the statistics', the output's)."""
 
@@ -73,8 +57,14 @@ def takers(option: str) -> list[str]:
     return out
 
 
+_HINTS = {"mode": " (ERRANT's modes cs, cse, ds, dt are --errant-mode)"}
+"""What the refusal of an option no chosen metric takes adds, where a like-named option is
+meant."""
+
+
 def build_metrics(names: Sequence[str], options: dict[str, Any], given: Iterable[str],
-                  accepted: Iterable[str] = ()) -> list[Metric]:
+                  accepted: Iterable[str] = (), warnings: list[str] | None = None
+                  ) -> list[Metric]:
     """The metrics ``names`` (``m2`` when empty), each built from the options it takes.
 
     Args:
@@ -83,6 +73,9 @@ def build_metrics(names: Sequence[str], options: dict[str, Any], given: Iterable
         given: the options the user gave (the others keep each metric's own default).
         accepted: options this request takes whatever the metrics (``--extractor`` with
             text references: it makes the gold); a metric that declares one still gets it.
+        warnings: when given, gets one warning per option given that a chosen metric does
+            not follow though a user would expect it to (:attr:`Metric.declines`: ``--beta``
+            beside GoToScorer, whose F is F0.5), naming the metric and why.
 
     Raises:
         UsageError: an unknown or repeated metric, an option no chosen metric takes (naming
@@ -96,7 +89,12 @@ def build_metrics(names: Sequence[str], options: dict[str, Any], given: Iterable
     for option in sorted(set(given) - PIPELINE_OPTIONS - set(accepted)):
         if not any(option in cls.options for cls in classes):
             wanted = " or ".join(f"--metric {n}" for n in takers(option)) or "no metric"
-            raise UsageError(f"--{option} goes with {wanted}")
+            raise UsageError(f"--{option} goes with {wanted}{_HINTS.get(option, '')}")
+        for name, cls in zip(names, classes):
+            if option in cls.declines and warnings is not None:
+                users = ", ".join(n for n, c in zip(names, classes) if option in c.options)
+                warnings.append(f"--{option} applies to {users}, not to --metric {name}: "
+                                f"{cls.declines[option]}")
     metrics = []
     for name, cls in zip(names, classes):
         mine = {k: v for k, v in options.items() if k in cls.options and k in set(given)}
@@ -135,6 +133,11 @@ class ScoreRequest:
     edits are extracted with ``extractor`` (:mod:`gecformats.metrics.refgold`)."""
     extractor: str = "lcs"
     spacy_model: str | None = None
+    check_sentences: bool = True
+    """Refuse hypothesis files that are not the gold's sentences (``--no-sentence-check``:
+    off)."""
+    option_warnings: list[str] = field(default_factory=list)
+    """Options given that a chosen metric does not follow (:func:`build_metrics`)."""
 
     def check(self) -> None:
         """Refuse what the outputs cannot show.
@@ -222,11 +225,10 @@ def run_score(request: ScoreRequest, progress: Callable[[int], None] | None = No
                        tokenize=request.tokenize, segment=request.segment,
                        segmenter=request.segmenter, segment_map=request.segment_map,
                        jobs=request.jobs, engine=request.engine, progress=progress,
-                       gold_name=request.gold if request.refs else None)
+                       gold_name=request.gold if request.refs else None,
+                       check_sentences=request.check_sentences)
         run.gold_origin = origin
-    warnings = list(run.warnings)
-    for m, metric in enumerate(run.metrics):
-        warnings += _metric_warnings(request, metric, run.totals[m], run.paths)
+    warnings = list(request.option_warnings) + list(run.warnings) + list(run.notes)
     if request.strict and run.warnings:
         raise GecFormatError(run.warnings[0])
     settings = request.resampling
@@ -237,48 +239,6 @@ def run_score(request: ScoreRequest, progress: Callable[[int], None] | None = No
                         for m, metric in enumerate(run.metrics)]
     text = _render(request, run, significance)
     return ScoreOutcome(text, list(dict.fromkeys(warnings)), run, significance)
-
-
-def _metric_warnings(request: ScoreRequest, metric: Metric, totals: Sequence[Any],
-                     paths: Sequence[str]) -> list[str]:
-    """The warnings (or errors) a metric's corpus results carry."""
-    out: list[str] = []
-    if metric.name == "m2":
-        from gecformats.metrics.score import impossible_warning, past_end_warning
-
-        for t, path in zip(totals, paths):
-            count, first = t.extra.get("past_end", (0, 0))
-            if count:
-                out.append(past_end_warning(request.gold, count, first))
-            count, first = t.extra.get("impossible", (0, 0))
-            if count:
-                values = _PRF(*t.values)
-                warning = impossible_warning(request.gold, count, first, values, path)
-                if request.strict:
-                    raise GecFormatError(warning)
-                out.append(warning)
-    elif metric.name == "errant":
-        for t, path in zip(totals, paths):
-            problem = t.extra.get("type_problem")
-            if problem is not None:
-                raise GecFormatError(problem[0], (path, request.gold)[problem[1]])
-    # every metric of edits (errant, senterrant, cleme, cleme2, gotoscorer) whose originals
-    # read ERRANT's edits: a text hypothesis extracted otherwise gets other numbers
-    from gecformats.metrics.errant import extraction_warning
-
-    for t, path in zip(totals, paths):
-        fields = str(t.extra.get("signature", "")).split("|")
-        hyp = next((f[4:] for f in fields if f.startswith("hyp:")), None)
-        if hyp in ("extracted-lcs", "extracted-native"):
-            out.append(extraction_warning(path, hyp))
-    return out
-
-
-@dataclass
-class _PRF:
-    precision: float
-    recall: float
-    f: float
 
 
 def _render(request: ScoreRequest, run: Any, significance: list[list[Any]] | None) -> str:
@@ -314,7 +274,7 @@ def m2_results(run: Any, significance: list[list[Any]] | None = None, resampling
         signature = Signature(metric.beta, metric.max_unchanged_words,
                               metric.ignore_whitespace_casing, totals.extra.get("annotators", 1),
                               segment=run.preprocess, mode=mode, resampling=resampled,
-                              gold=run.gold_origin)
+                              gold=run.gold_origin, inputs=run.input_fields() or None)
         choices = tuple(SentenceChoice(st.annotators[k] if k >= 0 else -1,
                                        *(st.counts[k] if k >= 0 else (0, 0, 0)))
                         for st, k in zip(stats, totals.choices))
@@ -325,6 +285,7 @@ def m2_results(run: Any, significance: list[list[Any]] | None = None, resampling
             totals.extra.get("nonstandard", ()), per_type=totals.extra.get("per_type"),
             ci=sig.ci if sig is not None else None,
             p_value=sig.p_value if sig is not None else None,
+            p_bound=sig.p_bound if sig is not None else False,
             impossible=totals.extra.get("impossible", (0, 0))[0]))
     return out
 
@@ -340,7 +301,7 @@ def _render_m2(request: ScoreRequest, run: Any, significance: list[list[Any]] | 
 
 
 def _render_errant(run: Any, fmt: str) -> str:
-    import json
+    from gecformats.io import json_text
 
     from gecformats.metrics import errant
 
@@ -355,11 +316,12 @@ def _render_errant(run: Any, fmt: str) -> str:
                                  metric.beta, metric.mode, run.sentences,
                                  totals.extra.get("categories", {}),
                                  totals.extra.get("signature", metric.signature())
-                                 + (f"|gold:{run.gold_origin}" if run.gold_origin else ""),
+                                 + (f"|gold:{run.gold_origin}" if run.gold_origin else "")
+                                 + run.input_fields(),
                                  totals.extra.get("extracted", False),
                                  totals.extra.get("kinds", ({}, {})))
     if fmt == "errant":
         return errant.format_errant(result, metric.cat)[:-1]  # the command adds it back
     if fmt == "json":
-        return json.dumps(result.to_dict(metric.cat), ensure_ascii=False, indent=2)
+        return json_text(result.to_dict(metric.cat), ensure_ascii=False, indent=2)
     return errant.format_text(result, metric.cat)

@@ -86,6 +86,9 @@ class Signature:
         gold: how the gold was made when it was not read from a file of edits, e.g.
             ``extracted-lcs`` for references given as text (``score --ref``); ``None``
             (absent) for an M2 gold.
+        inputs: the fields the pipeline adds about its inputs (``|gold-file:NAME@HASH``,
+            ``|sentences:unchecked``: :meth:`~gecformats.metrics.pipeline.Evaluation.input_fields`),
+            or ``None``.
     """
 
     beta: float
@@ -99,6 +102,7 @@ class Signature:
     resampling: str | None = None
     mode: str | None = None
     gold: str | None = None
+    inputs: str | None = None
 
     def __str__(self) -> str:
         ws_case = "ignored" if self.ignore_whitespace_casing else "significant"
@@ -108,7 +112,8 @@ class Signature:
         mode = f"|mode:{self.mode}" if self.mode is not None else ""
         return (f"metric:{self.metric}{mode}|scorer:{self.scorer}|beta:{_number(self.beta)}"
                 f"|max-unchanged:{self.max_unchanged_words}|ws-case:{ws_case}{segment}"
-                f"|annotators:{self.annotators}{gold}{test}|gecformats:{self.gecformats}")
+                f"|annotators:{self.annotators}{gold}{self.inputs or ''}{test}"
+                f"|gecformats:{self.gecformats}")
 
 
 def _number(value: float) -> str:
@@ -151,6 +156,8 @@ class ScoreResult:
     resampling (:mod:`gecformats.metrics.significance`)."""
     ci: Mapping[str, tuple[float, float]] | None = None
     p_value: float | None = None
+    p_bound: bool = False
+    """``p_value`` is an upper bound (from a p at the resampling floor, Holm-adjusted)."""
     gold_warnings: tuple[str, ...] = ()
     """What makes the number doubtful without changing it, as the NUS scorer computes it:
     gold edits past their sentence's end (ignored), sentences crediting more edits than the
@@ -179,6 +186,7 @@ class ScoreResult:
             **({"per_type": self.per_type.to_dict()} if self.per_type is not None else {}),
             **({"ci": {k: list(v) for k, v in self.ci.items()}} if self.ci is not None else {}),
             **({"p_value": self.p_value} if self.p_value is not None or self._paired() else {}),
+            **({"p_value_bound": True} if self.p_bound else {}),
         }
 
 
@@ -376,8 +384,10 @@ class Scoring:
                  max_edges: int | None = maxmatch.DEFAULT_MAX_EDGES,
                  tokenize: str | None = None, per_type: bool = False,
                  keep_counts: bool = False, mode: str = "correction",
-                 bonus: bool = False, engine: Any = None) -> None:
+                 bonus: bool = False, engine: Any = None, check_sentences: bool = False
+                 ) -> None:
         self.hypothesis = os.fspath(hypothesis)
+        self.check_sentences = check_sentences
         self.engine = engine
         if engine is not None and (mode != "correction" or bonus):
             raise ValueError("--engine dask scores the M2 correction score (no --mode, no --bonus)")
@@ -445,13 +455,29 @@ class Scoring:
     def __iter__(self) -> Iterator[ScoredSentence]:
         self._project()
         streams = [(self.gold, m2.read(self.gold)), (self.hypothesis, read_hypothesis(self.hypothesis))]
-        pairs = enumerate(lockstep(streams, self._mismatch), 1)
+        pairs: Iterable[tuple[int, tuple[Sentence, tuple[int, str]]]] = \
+            enumerate(lockstep(streams, self._mismatch), 1)
+        if self.check_sentences:
+            pairs = self._checked(pairs)
         if self.engine is not None:
             yield from self._on_engine(pairs)
         else:
             for number, (sentence, line) in pairs:
                 yield self._score(number, sentence, line[1])
         self._done = True
+
+    def _checked(self, pairs: Iterable[tuple[int, tuple[Sentence, tuple[int, str]]]]
+                 ) -> Iterator[tuple[int, tuple[Sentence, tuple[int, str]]]]:
+        """``pairs``, each checked to be the gold's sentence (as the pipeline checks them:
+        :class:`gecformats.metrics.inputs.Correspondence`)."""
+        from gecformats.metrics.inputs import Correspondence, GoldFit, grams
+
+        matching = Correspondence(source_name(self.hypothesis), self.gold)
+        fit = GoldFit(self.gold)
+        for number, (sentence, line) in pairs:
+            fit.fit(number, sentence)  # refuses what no scorer can score; M2 drops the rest
+            matching.add(number, line[0], grams(sentence.source), line[1])
+            yield number, (sentence, line)
 
     def _on_engine(self, pairs: Iterable[tuple[int, tuple[Sentence, tuple[int, str]]]]
                    ) -> Iterator[ScoredSentence]:
@@ -513,11 +539,13 @@ class Scoring:
         if self.projector is not None:
             tokens = self.projector.project(sentence.source, line)
             shown = " ".join(tokens)
+            self.check.add_segmented(sentence.source, line)
         elif self.tokenizer is not None:
             tokens = [t.text for t in self.tokenizer.tokenize(line)]
             shown = " ".join(tokens)
+            self.check.add_retokenized(sentence.source, split_hypothesis(line), tokens)
             if self.tokenizer.name == "zh":
-                self.check.add_source(sentence.source)
+                self.check.add_segmented(sentence.source, line)
         else:
             tokens = split_hypothesis(line)
             shown = strip_hypothesis(line)
@@ -602,16 +630,19 @@ class Scoring:
         tokenized gold, unsegmented Chinese against a segmented one), each with the command
         that fixes it; empty when it looks right.  Only after the iteration."""
         return input_warnings(self.check, self.hypothesis, self.gold,
-                              self.tokenizer.name if self.tokenizer is not None else None)
+                              self.tokenizer.name if self.tokenizer is not None else None,
+                              self.segment)
 
 
-def input_warnings(check: InputCheck, hypothesis: str, gold: str, tokenizer: str | None
-                   ) -> list[str]:
-    """The warnings of a hypothesis that looks tokenized unlike its gold (``check``: what
-    was seen; ``tokenizer``: the ``--tokenize`` used, if any), each with the command that
-    fixes it."""
+def input_warnings(check: InputCheck, hypothesis: str, gold: str, tokenizer: str | None,
+                   segment: str | None = None) -> list[str]:
+    """The warnings of a hypothesis that looks tokenized unlike its gold, or that
+    ``--tokenize``/``--segment`` re-cut though it was cut like the gold already (``check``:
+    what was seen; ``tokenizer``, ``segment``: the options used, if any), each with the
+    command that fixes it."""
     fix = f"gecformats score {hypothesis} --gold {gold}"
-    out = check.warnings(hypothesis, fix)
+    out = check.warnings(hypothesis, fix) if tokenizer is None and segment is None else []
+    out += check.retokenizing_warnings(hypothesis, gold, fix, tokenizer, segment)
     if tokenizer == "zh" and check.zh_sources:
         from gecformats.convert.project import tokenizer_fits
 
@@ -632,11 +663,11 @@ def count_mismatch(hypothesis: str, gold: str, lines: int, sentences: int) -> Ge
 
 def past_end_warning(gold: str, count: int, first: int) -> str:
     """The warning of ``count`` gold edits past the end of their sentence, the first in
-    sentence ``first``: the NUS scorer ignores them, and so does the score."""
-    return (f"{gold}: {_plural(count, 'gold edit')} past the end of {'its' if count == 1 else 'their'} "
-            f"sentence (first: sentence {first}), left out of the score as the NUS scorer leaves "
-            f"{'it' if count == 1 else 'them'} out; "
-            f"check the gold with `gecformats validate {gold}`")
+    sentence ``first``: the NUS scorer ignores them, and so does the score
+    (:func:`gecformats.metrics.inputs.past_end_warning`)."""
+    from gecformats.metrics.inputs import past_end_warning as warning
+
+    return warning(gold, count, first)
 
 
 def impossible_warning(gold: str, count: int, first: int, result: Any, hypothesis: str) -> str:
@@ -692,6 +723,7 @@ def score_chunk(task: tuple[tuple[int, bool, int | None], int, list[Any]]) -> li
 
 _GLUE = frozenset(".,!?;:")
 _CJK = re.compile("[\u4e00-\u9fff]")
+_SEGMENTED = re.compile("[\u4e00-\u9fff][^\\S\n]+[\u4e00-\u9fff]")
 
 
 class InputCheck:
@@ -711,6 +743,13 @@ class InputCheck:
     def __init__(self) -> None:
         self.glue_seen = self.glued = 0
         self.zh_seen = self.unsegmented = 0
+        self.raw_glue_seen = self.raw_glued = 0
+        """With ``--tokenize``: the glue signs of the lines as given."""
+        self.retokenized = self.changed = 0
+        """With ``--tokenize``: lines tokenized, and those whose tokens it changed."""
+        self.zh_lines = self.segmented = 0
+        """With ``--segment``/``--tokenize zh``: lines with Chinese, and those already
+        segmented (white space between Chinese characters)."""
         self.glue_example: str | None = None
         self.zh_example: str | None = None
         self.zh_sources: list[tuple[str, ...]] = []
@@ -739,6 +778,55 @@ class InputCheck:
             if len(hypothesis) == 1 and len(hypothesis[0]) >= 5:
                 self.unsegmented += 1
                 self.zh_example = self.zh_example or hypothesis[0][:12]
+
+    def add_retokenized(self, source: Sequence[str], raw: Sequence[str],
+                        tokens: Sequence[str]) -> None:
+        """Look at one line that ``--tokenize`` tokenized: its gold source, its tokens as
+        given (split on white space) and as tokenized."""
+        marks = _GLUE.intersection(source)
+        if marks:
+            self.raw_glue_seen += 1
+            self.raw_glued += any(len(t) > 1 and t[-1] in marks and t[-2].isalnum() for t in raw)
+        self.retokenized += 1
+        self.changed += tuple(raw) != tuple(tokens)
+
+    def add_segmented(self, source: Sequence[str], line: str) -> None:
+        """Look at one raw Chinese line that ``--segment project`` or ``--tokenize zh`` cuts:
+        whether it was segmented already; keep its gold source (how the gold was cut)."""
+        if _CJK.search(line):
+            self.zh_lines += 1
+            self.segmented += _SEGMENTED.search(line) is not None
+        self.add_source(source)
+
+    def retokenizing_warnings(self, name: str, gold: str, fix: str, tokenizer: str | None,
+                              segment: str | None) -> list[str]:
+        """The warnings of re-tokenizing or re-segmenting an output that already is, and of
+        ``--segment project`` against a gold not segmented the NLPCC way; ``fix`` is the
+        score command without the option."""
+        out = []
+        looks_tokenized = (self.raw_glue_seen >= self.MINIMUM
+                           and self.raw_glued < self.SHARE * self.raw_glue_seen)
+        if tokenizer == "en" and looks_tokenized and self.changed:
+            out.append(f"{name}: already looks tokenized like the gold ({self.raw_glue_seen - self.raw_glued} "
+                       f"of {self.raw_glue_seen} lines keep punctuation apart from words as the "
+                       f"gold does), yet --tokenize en changed the tokens of {self.changed} of "
+                       f"{self.retokenized} lines, which moves the score; score it as given: {fix}")
+        option = "--segment project" if segment == "project" else \
+            "--tokenize zh" if tokenizer == "zh" else None
+        if option and self.segmented >= self.MINIMUM and self.segmented >= self.SHARE * self.zh_lines:
+            out.append(f"{name}: {self.segmented} of {self.zh_lines} lines are already segmented "
+                       f"(white space between Chinese words), yet {option} removes the spaces "
+                       "and cuts them anew, which moves the score (NLPCC 2018's official 0.3649 "
+                       f"becomes 0.3733); an output segmented as the gold is scored as given: {fix}")
+        if segment == "project" and self.zh_sources:
+            from gecformats.convert.project import tokenizer_fits
+
+            if tokenizer_fits(self.zh_sources, "zh"):
+                out.append(f"{gold}: the gold's sources are jieba's words (as `gecformats "
+                           "convert --tokenizer zh` writes them), not NLPCC's segmentation that "
+                           "--segment project approximates (a perfect output scores below 1); "
+                           f"cut the output as the gold was: {fix} --tokenize zh")
+        return out
 
     def warnings(self, name: str, fix: str) -> list[str]:
         """The warnings for hypothesis ``name``; ``fix`` is its score command so far."""
@@ -865,9 +953,9 @@ def format_result(result: ScoreResult, output_format: str = "text") -> str:
     if output_format == "m2scorer":
         return format_m2scorer(result)
     if output_format == "json":
-        import json
+        from gecformats.io import json_text
 
-        return json.dumps(result.to_dict(), ensure_ascii=False, indent=2)
+        return json_text(result.to_dict(), ensure_ascii=False, indent=2)
     if output_format != "text":
         raise ValueError(f"unknown score format {output_format!r} (known: {', '.join(FORMATS)})")
     label = f"F{result.beta:g}"
@@ -1000,7 +1088,7 @@ def p_value_trials(result: ScoreResult) -> int | None:
 
 
 def format_p_value(p: float, trials: int | None, decimals: int = 4, less: str = "<",
-                   at_most: str = "<=") -> str:
+                   at_most: str = "<=", bound: bool = False) -> str:
     """``p`` rounded to ``decimals``, except the smallest value ``trials`` resamples can give,
     ``1 / (trials + 1)`` (none exceeded the observed difference): then the true p is only
     known to be at most that, printed as ``less`` the bound rounded up (``<0.0010`` for
@@ -1010,13 +1098,22 @@ def format_p_value(p: float, trials: int | None, decimals: int = 4, less: str = 
     ('<0.0010', '$<$0.001')
     >>> format_p_value(1 / 1000, 999), format_p_value(2 / 1001, 1000), format_p_value(0.5, None)
     ('<=0.0010', '0.0020', '0.5000')
+
+    ``bound``: ``p`` is itself only an upper bound (Holm's adjustment of a p at the floor,
+    :attr:`gecformats.metrics.statistics.Significance.p_bound`): printed as ``at_most`` it
+    rounded up.
+
+    >>> format_p_value(12 / 1001, 1000, bound=True)
+    '<=0.0120'
     """
+    scale = 10 ** decimals
+    if bound and (trials is None or p > 1 / (trials + 1)):
+        return at_most + f"{math.ceil(p * scale - 1e-9) / scale:.{decimals}f}"
     if trials is None or p > 1 / (trials + 1):
         return f"{p:.{decimals}f}"
-    scale = 10 ** decimals
     units = -(-scale // (trials + 1))  # 1 / (trials + 1) rounded up, in units of 10^-decimals
-    bound = f"{units / scale:.{decimals}f}"
-    return (at_most if units * (trials + 1) == scale else less) + bound
+    shown = f"{units / scale:.{decimals}f}"
+    return (at_most if units * (trials + 1) == scale else less) + shown
 
 
 def format_systems(names: Sequence[str], results: Sequence[ScoreResult],
@@ -1035,9 +1132,9 @@ def format_systems(names: Sequence[str], results: Sequence[ScoreResult],
         ValueError: an unknown format.
     """
     if output_format == "json":
-        import json
+        from gecformats.io import json_text
 
-        return json.dumps([{"system": n, **r.to_dict()} for n, r in zip(names, results)],
+        return json_text([{"system": n, **r.to_dict()} for n, r in zip(names, results)],
                           ensure_ascii=False, indent=2)
     label = f"F{results[0].beta:g}" if results else "F"
     signature = str(results[0].signature) if results else ""
@@ -1053,7 +1150,7 @@ def format_systems(names: Sequence[str], results: Sequence[ScoreResult],
                at_most: str = "<=") -> str:
         if r.p_value is None:
             return base
-        return format_p_value(r.p_value, p_value_trials(r), decimals, less, at_most)
+        return format_p_value(r.p_value, p_value_trials(r), decimals, less, at_most, r.p_bound)
 
     if output_format == "tsv":
         rows = [f"system\tprecision\trecall\t{label}\tcorrect\tproposed\tgold"
@@ -1064,10 +1161,8 @@ def format_systems(names: Sequence[str], results: Sequence[ScoreResult],
                  + ("\t" + p_text(r, base="")) * has_p for n, r in zip(names, results)]
         return "\n".join(rows + [f"# {signature}"])
     if output_format == "latex":
-        def tex(text: str) -> str:
-            for char in "\\&%$#_{}":
-                text = text.replace(char, "\\" + char if char != "\\" else r"\textbackslash{}")
-            return text
+        from gecformats.metrics.render import latex_note, tex
+
         f_head = f"$F_{{{results[0].beta:g}}}$" if results else "$F$"
         columns = "lrrr" + "ccc" * has_ci + "r" * has_p
         head = (f"System & P & R & {f_head}"
@@ -1078,7 +1173,7 @@ def format_systems(names: Sequence[str], results: Sequence[ScoreResult],
                  + "".join(" & " + c for c in cis(r, "[{:.2f}, {:.2f}]", 100)) * has_ci
                  + (" & " + p_text(r, 3, "--", "$<$", "$\\leq$")) * has_p + " \\\\"
                  for n, r in zip(names, results)]
-        return "\n".join(rows + [r"\hline", r"\end{tabular}", f"% {signature}"])
+        return "\n".join(rows + [r"\hline", r"\end{tabular}", *latex_note([signature])])
     if output_format != "text":
         raise ValueError(f"unknown format {output_format!r} (known: {', '.join(SYSTEM_FORMATS)})")
     width = max([len("system"), *map(len, names)])

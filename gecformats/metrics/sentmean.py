@@ -24,7 +24,7 @@ corpus step differs.  Columns: the means of the per-sentence P, R and F (PT-M2 r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -182,12 +182,15 @@ class SentM2Metric(_SentenceMean, M2Metric):
     sentence's annotator by that sentence alone (:func:`choose`) and averages P, R, F.
 
     Args: as :class:`~gecformats.metrics.m2.M2Metric` (``beta``, ``max_unchanged_words``,
-        ``ignore_whitespace_casing``, ``max_edges``).
+        ``ignore_whitespace_casing``, ``max_edges``, and the HOO ``mode`` and ``bonus``: each
+        sentence's P, R, F from that mode's counts).
     """
 
     name = "sentm2"
     label = "SentM2"
-    options = frozenset({"beta", "max-unchanged-words", "ignore-whitespace-casing", "max-edges"})
+    options = frozenset({"beta", "max-unchanged-words", "ignore-whitespace-casing", "max-edges",
+                         "mode", "bonus"})
+    declines = {"per-type": "recall per gold type follows M2's corpus-level annotator choice"}
 
     def _candidates(self, stats: M2Stats) -> Sequence[Counts]:
         return stats.counts
@@ -228,23 +231,30 @@ class SentErrantMetric(_SentenceMean, ErrantMetric):
 
     Args:
         beta: β of F_β (finite, > 0).
+        mode, single, multi, filter: ERRANT's, applied to both sides' keys before they are
+            counted (PT-M2 itself counts ``cs`` keys, its default).
         extractor, spacy_model: how the edits of a text hypothesis are extracted (as
             :class:`ErrantMetric`; PT-M2 itself reads the hypothesis' ERRANT M2).
 
     Raises:
-        ValueError: a β that is not finite and positive, an unknown extractor.
+        ValueError: a β that is not finite and positive, an unknown extractor or mode.
     """
 
     name = "senterrant"
     label = "SentERRANT"
-    options = frozenset({"beta", "extractor", "spacy-model"})
+    options = frozenset({"beta", "errant-mode", "single", "multi", "filter", "extractor",
+                         "spacy-model"})
+    declines = {"cat": "per-category scores are errant_compare's corpus counts"}
 
     def __init__(self, beta: float = 0.5, extractor: str = "lcs",
-                 spacy_model: str | None = None) -> None:
-        super().__init__(beta=beta, extractor=extractor, spacy_model=spacy_model)
+                 spacy_model: str | None = None, mode: str = "cs", single: bool = False,
+                 multi: bool = False, filter: Collection[str] = ()) -> None:
+        super().__init__(beta=beta, mode=mode, single=single, multi=multi, filter=filter,
+                         extractor=extractor, spacy_model=spacy_model)
 
     def __repr__(self) -> str:
-        return f"SentErrantMetric(beta={self.beta!r}, extractor={self.extractor!r})"
+        return (f"SentErrantMetric(beta={self.beta!r}, mode={self.mode!r}, "
+                f"extractor={self.extractor!r})")
 
     def _stats(self, prepared: ErrantGold, edits: list[RawEdit], extracted: bool | str
                ) -> ErrantStats:
@@ -277,14 +287,7 @@ class SentErrantMetric(_SentenceMean, ErrantMetric):
         if weights is not None:
             return totals
         extra = dict(ErrantMetric.corpus(self, stats).extra)
-        extra["type_problem"] = None  # SentERRANT ignores the types
         return Totals(totals.values, totals.counts, totals.choices, extra)
-
-    def signature(self, hyp: str | None = None) -> str:
-        """``metric:senterrant|mode:cs|beta:…`` then ``|hyp:HYP`` when given, then
-        ``|gecformats:VERSION``."""
-        system = f"|hyp:{hyp}" if hyp is not None else ""
-        return f"metric:senterrant|mode:cs|beta:{self.beta:g}{system}|gecformats:{__version__}"
 
     def sentence_fields(self, stats: ErrantStats, choice: int) -> dict[str, Any]:
         """The chosen ``ref_annotator``, its counts and the sentence's ``p``, ``r``, ``f``."""

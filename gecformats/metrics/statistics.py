@@ -112,6 +112,10 @@ class Significance:
     ci: dict[str, tuple[float, float]] | None = None
     p_value: float | None = None
     p_raw: float | None = None
+    p_bound: bool = False
+    """Whether ``p_value`` is only an upper bound: it comes from a raw p at the resampling
+    floor (no resample or trial reached the observed difference), itself or through Holm's
+    adjustment."""
 
 
 def _one_blas_thread() -> None:
@@ -156,6 +160,29 @@ def holm(p_values: Sequence[float]) -> list[float]:
     for rank, i in enumerate(order):
         running = max(running, min(1.0, (m - rank) * p_values[i]))
         out[i] = round(running, 15)
+    return out
+
+
+def holm_bounds(p_values: Sequence[float], floor: float) -> list[bool]:
+    """Which of :func:`holm`'s adjusted values are only upper bounds: those whose value comes
+    (through Holm's running maximum) from raw p values at the resampling ``floor`` alone,
+    which are themselves bounds (the adjustment grows with each p).
+
+    >>> holm_bounds([1 / 1001, 0.04, 1 / 1001], 1 / 1001)
+    [True, False, True]
+    """
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    out = [False] * m
+    running, bound = 0.0, False
+    for rank, i in enumerate(order):
+        value = min(1.0, (m - rank) * p_values[i])
+        at_floor = p_values[i] <= floor * (1 + 1e-9)
+        if value > running:
+            running, bound = value, at_floor
+        elif value == running:  # from both: exact when either is exact
+            bound = bound and at_floor
+        out[i] = bound and running < 1.0
     return out
 
 
@@ -217,14 +244,18 @@ def resample(metric: Any, stats: Sequence[Sequence[Any]], observed: Sequence[tup
             if progress is not None:
                 progress(settings.trials)
     adjusted = list(raw)
+    count = settings.trials if settings.test == "paired-ar" else settings.resamples
+    floor = 1 / (count + 1)
+    bounds = [p is not None and p <= floor * (1 + 1e-9) for p in raw]
     if settings.corrected(len(stats)) == "holm":
-        done = holm([p for p in raw[1:] if p is not None])
-        adjusted = [None, *done]
+        tested = [p for p in raw[1:] if p is not None]
+        adjusted = [None, *holm(tested)]
+        bounds = [False, *holm_bounds(tested, floor)]
     out = []
     for k in range(len(stats)):
         ci = None
         if settings.ci:
             ci = {c: interval([row[j] for row in boot[k]], settings.level)
                   for j, c in enumerate(metric.columns)}
-        out.append(Significance(ci, adjusted[k], raw[k]))
+        out.append(Significance(ci, adjusted[k], raw[k], bounds[k]))
     return out

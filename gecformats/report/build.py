@@ -92,7 +92,7 @@ def systems_table(run: Any, significance: Any, settings: Any) -> list[dict[str, 
     out = []
     for m, metric in enumerate(run.metrics):
         groups = table.groups(m)
-        out.append({"label": metric.label, "headers": [h for h, _ in groups],
+        out.append({"label": table.title(m), "headers": [h for h, _ in groups],
                     "rows": [[cells[s] for _, cells in groups] for s in range(len(run.names))],
                     "signature": signatures[m]})
     return out

@@ -9,12 +9,12 @@ drawn by the page's script from the JSON in ``<script type="application/json" id
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
+from gecformats.io import json_text
 from gecformats.report.build import ReportData, build_report
 
 CELL_WIDTH, CELL_HEIGHT, LABEL_WIDTH, HEAD_HEIGHT = 64, 22, 110, 90
@@ -28,7 +28,7 @@ def _asset(name: str) -> str:
 def data_json(payload: dict[str, Any]) -> str:
     """``payload`` as JSON that is safe inside a ``<script>`` element (no ``<`` at all, so
     neither ``</script>`` nor ``<!--`` can occur)."""
-    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    text = json_text(payload, ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
@@ -50,7 +50,13 @@ def heatmap_svg_cells(heatmap: dict[str, Any], unit: str = "gold edits") -> dict
     return {"width": LABEL_WIDTH + len(systems) * CELL_WIDTH + 4,
             "height": HEAD_HEIGHT + len(types) * CELL_HEIGHT + 4, "cells": cells,
             "cell_width": CELL_WIDTH, "cell_height": CELL_HEIGHT, "label_width": LABEL_WIDTH,
-            "head_height": HEAD_HEIGHT}
+            "head_height": HEAD_HEIGHT, "unit": unit, "legend": colour_legend()}
+
+
+def colour_legend() -> list[tuple[str, str]]:
+    """The heatmap's colour key, ``(label, fill)`` from :func:`_colour` itself: recall 0,
+    0.5 and 1, and the grey of a type without gold edits."""
+    return [(f"{r:g}", _colour(r)) for r in (0, 0.5, 1)] + [("none", _colour(None))]
 
 
 def _colour(recall: float | None) -> str:

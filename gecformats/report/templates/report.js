@@ -70,7 +70,7 @@
     var h = r[0] === 0 ? '<div class="hyp same">(source unchanged)</div>' : '<div class="hyp">' + esc(r[0]) + "</div>";
     var parts = ['<div class="sys" data-system="' + s + '"><div class="who"><span class="name">' + esc(SYSTEMS[s]) + "</span>",
       '<span class="ann" title="the annotator the scorer chose">ann. ' + (r[1] >= 0 ? sent[1][r[1]][0] : "none") + "</span>",
-      '<span class="cnt" title="correct / proposed / gold">' + r[2] + "/" + r[3] + "/" + r[4] + "</span></div>", h,
+      '<span class="cnt" title="correct / proposed / gold">c/p/g ' + r[2] + "/" + r[3] + "/" + r[4] + "</span></div>", h,
       '<div class="edits">'];
     r[5].forEach(function (e) {
       var type = "";
@@ -97,7 +97,9 @@
   function draw() {
     filtered = [];
     for (var i = 0; i < SENT.length; i++) if (sentenceMatches(i)) filtered.push(i);
-    $("count").textContent = filtered.length + " of " + SENT.length + " sentences";
+    $("count").textContent = filtered.length + " of " + SENT.length + " sentences" +
+      (state.type >= 0 && state.outcome === "FP" ? ": false positives carry no " +
+       "gold type; set Gold type to any to list them" : "");
     var list = $("list");
     if (observer) observer.disconnect();
     list.innerHTML = "";
