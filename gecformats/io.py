@@ -317,6 +317,10 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
         return
     if os.path.isdir(target):
         raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", target)
+    if special_file(target):  # /dev/null, a FIFO: written in place (nothing to replace)
+        with terminations_raise(), open(target, "w", encoding="utf-8", newline="\n") as fh:
+            yield fh
+        return
     import tempfile
 
     folder = os.path.dirname(os.path.abspath(target))
@@ -328,7 +332,7 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
             yield fh
         with _named_as(target):
             os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; give the usual mode
-            os.replace(tmp, target)
+            replace_file(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -468,6 +472,34 @@ def atomic_directory(path: str | os.PathLike[str]) -> Iterator[Path]:
         raise
 
 
+def special_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` exists and is neither a regular file nor a folder: a device
+    (``/dev/null``), a pipe or a socket, which an output is written into, never renamed
+    over."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def replace_file(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+    """Put the finished file ``src`` in place of ``dst``: renamed over it, except where
+    ``dst`` is a device, a pipe or a socket (``-o /dev/null``, a FIFO another process
+    reads): then ``src`` is copied into it and removed, and ``dst`` stays what it was (a
+    rename run as root replaced ``/dev/null`` with a regular file)."""
+    if not special_file(dst):
+        os.replace(src, dst)
+        return
+    import shutil
+
+    with open(src, "rb") as fh, open(dst, "wb") as out:
+        shutil.copyfileobj(fh, out)
+    os.unlink(src)
+
+
 def move_into(src: Path, dst: Path) -> None:
     """Move ``src`` to ``dst``: a file replaces ``dst``; a folder becomes ``dst`` when
     there is none, else its files are moved into ``dst`` (files of other names there stay,
@@ -475,13 +507,13 @@ def move_into(src: Path, dst: Path) -> None:
     import shutil
 
     if not src.is_dir() or not dst.exists():
-        os.replace(src, dst)
+        replace_file(src, dst)
         return
     for file in sorted(src.rglob("*")):
         if file.is_file():
             to = dst / file.relative_to(src)
             to.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(file, to)
+            replace_file(file, to)
     shutil.rmtree(src, ignore_errors=True)
 
 
@@ -522,7 +554,10 @@ def staged_output(dest: str | os.PathLike[str]) -> Iterator[tuple[str, str]]:
     missing = [d for d in (parent, *parent.parents) if not d.exists()]
     with _named_as(name):
         parent.mkdir(parents=True, exist_ok=True)
-        stage = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
+        # beside dest, so that the files move by a rename; a device such as /dev/null is
+        # written into from a stage in the temporary folder
+        stage = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp",
+                                      dir=None if special_file(name) else parent))
     inner = stage / target.name
     folder = os.path.dirname(name)
     names = {str(inner): name, str(stage) + os.sep: folder + os.sep if folder else ""}

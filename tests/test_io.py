@@ -86,3 +86,30 @@ def test_atomic_directory_names_the_folder_not_its_temporary_one(tmp_path) -> No
             (tmp / ("a" * 300)).write_text("x", encoding="utf-8")
     assert caught.value.filename == str(tmp_path / "out" / ("a" * 300))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_to_a_device_or_pipe_is_written_into_it(tmp_path):
+    """`-o /dev/null` (run as root) replaced /dev/null with a regular file: the temporary
+    file was renamed over it.  A FIFO stands in for the device here."""
+    import os
+    import stat
+    import threading
+
+    from gecformats.io import atomic_output, staged_output
+
+    for kind in ("atomic", "staged"):
+        fifo = tmp_path / f"{kind}.fifo"
+        os.mkfifo(fifo)
+        got: list[bytes] = []
+        reader = threading.Thread(target=lambda f=fifo: got.append(open(f, "rb").read()))
+        reader.start()
+        if kind == "atomic":
+            with atomic_output(fifo) as fh:
+                fh.write("line\n")
+        else:
+            with staged_output(fifo) as (target, _):
+                with open(target, "w", encoding="utf-8") as fh:
+                    fh.write("line\n")
+        reader.join(10)
+        assert got == [b"line\n"] and stat.S_ISFIFO(os.stat(fifo).st_mode)
+        assert sorted(p.name for p in tmp_path.iterdir() if kind in p.name) == [fifo.name]
