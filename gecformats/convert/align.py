@@ -63,7 +63,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from gecformats.errors import GecFormatError
@@ -81,9 +81,9 @@ MARGIN = 0.2
 """... when no other gold sentence near it comes within this much."""
 WINDOW = 6
 """Gold sentences either side of the expected place that a near anchor is looked for in."""
-BAND = 10
-"""Units either side of where its characters put a gold sentence that the dynamic programme
-links it with."""
+BAND = 6
+"""Units either side of where the dynamic programme looks for the end of a gold sentence:
+of the place the best link of the sentence before and the sentence's length put it."""
 
 # link penalties, in character trigrams (a sentence has about a hundred)
 _MISS = 4.0  # a gold sentence with no text
@@ -135,14 +135,30 @@ class Link:
     hypothesis: tuple[str, ...]
     output: tuple[str, ...]
 
+    @property
+    def what(self) -> str:
+        """What the link did, in a word: ``cut`` (a line cut into sentences), ``joined``
+        (lines joined into a sentence), ``regrouped`` (lines and sentences both several),
+        ``trimmed`` (part of a line dropped), ``missing`` (sentences with no text) or
+        ``dropped`` (lines given to no sentence)."""
+        g, h = self.sentences[1] - self.sentences[0], self.hypothesis_lines[1] - self.hypothesis_lines[0]
+        if not g or not h:
+            return "dropped" if h else "missing"
+        if g == 1 or h == 1:
+            return "trimmed" if g == h else "joined" if g == 1 else "cut"
+        return "regrouped"
+
     def to_dict(self) -> dict[str, Any]:
         """The link for JSON, with 1-based inclusive numbers (``[]`` for none)."""
         def span(r: tuple[int, int]) -> list[int]:
             return [r[0] + 1, r[1]] if r[1] > r[0] else []
 
-        return {"kind": self.kind, "sentences": span(self.sentences),
+        return {"kind": self.kind, "what": self.what, "sentences": span(self.sentences),
                 "lines": span(self.hypothesis_lines), "gold": list(self.gold),
                 "hypothesis": list(self.hypothesis), "output": list(self.output)}
+
+
+_WHAT = ("cut", "joined", "regrouped", "trimmed", "missing", "dropped")
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,26 +180,44 @@ class Alignment:
     hypothesis_lines: int
     kept: int
     unlike: int = 0
-    kinds: dict[str, int] = field(default_factory=dict)
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """For each :attr:`Link.what` found: how many links, gold sentences and lines."""
+        counts: dict[str, dict[str, int]] = {}
+        for link in self.links:
+            c = counts.setdefault(link.what, {"links": 0, "sentences": 0, "lines": 0})
+            c["links"] += 1
+            c["sentences"] += link.sentences[1] - link.sentences[0]
+            c["lines"] += link.hypothesis_lines[1] - link.hypothesis_lines[0]
+        return {w: counts[w] for w in _WHAT if w in counts}
 
     def summary(self, hypothesis: str = "hypothesis", gold: str = "gold") -> str:
-        """One line: how many sentences, lines, and links of each kind."""
-        kinds = ", ".join(f"{k}: {n:,}" for k, n in self.kinds.items())
-        text = (f"{hypothesis}: {self.hypothesis_lines:,} line"
-                f"{'s' * (self.hypothesis_lines != 1)} aligned onto {len(self.lines):,} "
-                f"sentence{'s' * (len(self.lines) != 1)} of {gold}; {self.kept:,} kept as "
-                f"they were")
-        text += f", {len(self.links):,} links not one-to-one ({kinds})" if self.links \
-            else ", every line one sentence"
+        """One line: the lines, the sentences, what became of them."""
+        def n(count: int, word: str) -> str:
+            return f"{count:,} {word}{'s' * (count != 1)}"
+
+        parts = []
+        for what, c in self.counts().items():
+            parts.append({
+                "cut": f"{n(c['lines'], 'line')} cut into {n(c['sentences'], 'sentence')}",
+                "joined": f"{n(c['sentences'], 'sentence')} joined from {c['lines']:,} lines",
+                "regrouped": f"{n(c['sentences'], 'sentence')} regrouped from "
+                             f"{n(c['lines'], 'line')}",
+                "trimmed": f"{n(c['lines'], 'line')} partly dropped",
+                "missing": f"{n(c['sentences'], 'sentence')} with no text",
+                "dropped": f"{n(c['lines'], 'line')} dropped"}[what])
+        text = (f"{hypothesis}: {n(self.hypothesis_lines, 'line')} onto "
+                f"{n(len(self.lines), 'sentence')} of {gold}: {self.kept:,} kept as "
+                f"{'it was' if self.kept == 1 else 'they were'}")
+        text += f"; {', '.join(parts)}" if parts else ""
         if self.unlike:
-            text += (f"; {self.unlike:,} output line{'s' * (self.unlike != 1)} still unlike "
-                     "the gold sentence")
+            text += (f"; {n(self.unlike, 'sentence')} still unlike {'its' if self.unlike == 1 else 'their'} gold source")
         return text
 
     def to_dict(self) -> dict[str, Any]:
         """The report as JSON data: counts and every link (:meth:`Link.to_dict`)."""
         return {"sentences": len(self.lines), "lines": self.hypothesis_lines,
-                "kept": self.kept, "unlike": self.unlike, "kinds": dict(self.kinds),
+                "kept": self.kept, "unlike": self.unlike, "counts": self.counts(),
                 "links": [k.to_dict() for k in self.links]}
 
 
@@ -208,6 +242,52 @@ def align_lines(gold_sources: Iterable[str | Sequence[str]], hypothesis_lines: I
             unlike its gold sentences: not this gold's output.
     """
     return _Aligner(gold_sources, hypothesis_lines, name, progress).run()
+
+
+def read_gold(gold: str | None = None, *, source: str | None = None,
+              gold_format: str | None = None) -> list[str | Sequence[str]]:
+    """The gold sentences to align onto, from ``gold`` (any format gecformats reads:
+    the sentences of a token format, the source texts of a text format, the documents of
+    a character format; ``gold_format`` when the name does not tell) or from ``source``
+    (plain text, one sentence a line).
+
+    Raises:
+        UsageError: neither or both of ``gold`` and ``source``; a format that cannot be
+            told.
+        GecFormatError: the file cannot be read as its format.
+    """
+    from gecformats import formats
+    from gecformats.errors import UsageError
+    from gecformats.io import numbered_lines
+
+    if (gold is None) == (source is None):
+        raise UsageError("give the gold's sentences with --gold GOLD or --source SRC (one)")
+    if source is not None:
+        if gold_format is not None:
+            raise UsageError("--gold-format is for --gold; --source is plain text")
+        return [line for _, line in numbered_lines(source)]
+    name = gold_format or formats.infer_input(
+        gold, f"gecformats align HYP --gold {gold} --gold-format {{format}}")
+    items: list[str | Sequence[str]] = []
+    for item in formats.get(name).read(gold):
+        items.append(item.text if hasattr(item, "text") and not hasattr(item, "source")
+                     else item.source)
+    return items
+
+
+def write_alignment(alignment: Alignment, output: str, report: str | None = None, *,
+                    hypothesis: str = "<hypothesis>", gold: str = "<gold>") -> None:
+    """Write the aligned lines to ``output`` (``-``: standard output) and, with ``report``,
+    the report as JSON (:meth:`Alignment.to_dict` with the two files' names); each
+    whole or not at all."""
+    from gecformats.io import atomic_output, write_json
+
+    with atomic_output(output) as fh:
+        for line in alignment.lines:
+            fh.write(line)
+            fh.write("\n")
+    if report is not None:
+        write_json({"hypothesis": hypothesis, "gold": gold, **alignment.to_dict()}, report)
 
 
 class _Aligner:
@@ -362,7 +442,11 @@ class _Aligner:
             glen.append(glen[-1] + len(gold[g]))
         for u in range(u0, u1):
             ulen.append(ulen[-1] + len(units[u]))
-        lo, hi = _band(glen, ulen)
+        # the band: each row looks at BAND units either side of where the previous row's
+        # best cell and the gold sentence's length (in the units' characters) put it
+        ratio = ulen[m] / glen[n] if glen[n] and ulen[m] else 0.0
+        lo: list[int] = []
+        hi: list[int] = []
         empty: frozenset[tuple[str, str, str]] = frozenset()
         # trigram sets of each text padded at both ends; row i, column j: the i-th gold
         # sentence, the j-th unit
@@ -380,6 +464,15 @@ class _Aligner:
             lg, glength = len(g), glen[i] - glen[i - 1] if i else 0
             prev = cost[i - 1] if i else []
             plo, phi = (lo[i - 1], hi[i - 1]) if i else (0, -1)
+            if i:
+                start = plo + min(range(len(prev)), key=prev.__getitem__)
+                middle = (bisect_left(ulen, ulen[start] + glength * ratio) if ratio
+                          else start + round(m / n))
+                low, high = max(0, min(middle - BAND, phi)), min(m, middle + BAND)
+            else:
+                low, high = 0, min(m, BAND)
+            lo.append(low)
+            hi.append(m if i == n else max(high, low))
             for j in range(lo[i], hi[i] + 1):
                 best, link = inf, (0, 0)
                 if i:
@@ -464,7 +557,6 @@ class _Aligner:
             out.append(text)
             whole.append(is_whole)
         links = self._report(out, whole, pieces)
-        kinds = Counter(k.kind for k in links)
         unlike = informative = 0
         for g, text in enumerate(out):
             a, b = flat(text), self.gold[g]
@@ -478,8 +570,7 @@ class _Aligner:
                 f"{unlike:,} of the {informative:,} sentences aligned share under "
                 f"{_UNLIKE:.0%} of their character trigrams with their gold source: this is "
                 "not the gold's output", self.name)
-        return Alignment(out, tuple(links), len(self.lines), sum(whole), unlike,
-                         dict(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))))
+        return Alignment(out, tuple(links), len(self.lines), sum(whole), unlike)
 
     def _text(self, sentence: list[tuple[int, int, int]], users: Counter[int]
               ) -> tuple[str, bool]:
@@ -502,7 +593,7 @@ class _Aligner:
         """Unit ``u`` cut into one piece per gold sentence ``g0 .. g1 - 1`` at the token
         boundaries where each piece best matches its sentence (``None``: no text)."""
         line, start, end = self.u_line[u], self.u_start[u], self.u_end[u]
-        atoms = [(m.start(), m.end(), m.group().casefold())
+        atoms = [(m.start(), m.end(), m.group().casefold(), m.group()[0].isupper())
                  for m in _ATOM.finditer(self.lines[line], start, end)]
         if not atoms:
             return [None] * (g1 - g0)
@@ -545,27 +636,6 @@ class _Aligner:
                               tuple(self.gold_text[g0:g1]), tuple(self.lines[l0:l1]),
                               tuple(out[g0:g1])))
         return links
-
-
-def _band(glen: list[int], ulen: list[int]) -> tuple[list[int], list[int]]:
-    """For each row of the programme (gold sentences done), the first and last column
-    (units done) it looks at: :data:`BAND` units either side of where the flat characters
-    put it, each row reachable from the one before."""
-    n, m = len(glen) - 1, len(ulen) - 1
-    lo, hi = [], []
-    for i in range(n + 1):
-        if glen[n] and ulen[m]:
-            middle = bisect_left(ulen, glen[i] * ulen[m] / glen[n])
-        else:
-            middle = round(i * m / n) if n else 0
-        low, high = max(0, middle - BAND), min(m, middle + BAND)
-        if lo:
-            low = min(max(low, lo[-1]), hi[-1])
-            high = max(high, hi[-1])
-        lo.append(low)
-        hi.append(high)
-    lo[0], hi[n] = 0, m
-    return lo, hi
 
 
 def _padded(text: str) -> frozenset[tuple[str, str, str]]:
@@ -641,11 +711,11 @@ def _steady(chain: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return keep
 
 
-def _best_cut(atoms: list[tuple[int, int, str]], first: int, left: str, right: str) -> int:
+def _best_cut(atoms: list[tuple[int, int, str, bool]], first: int, left: str, right: str) -> int:
     """The atom index (``first`` ≤ index ≤ ``len(atoms)``) where atoms ``first ..`` are best
     cut into a piece matching ``left`` and the rest matching ``right``: the fewest
     trigrams of either piece not in its text and of its text not in the piece (multisets),
-    ties going to a cut after a sentence end, then to the first."""
+    ties going to a cut after a sentence end, then before a capital, then to the first."""
     text = "".join(a[2] for a in atoms[first:])
     want_l, want_r = Counter(zip(left, left[1:], left[2:])), Counter(zip(right, right[1:], right[2:]))
     grams = list(zip(text, text[1:], text[2:]))
@@ -653,7 +723,7 @@ def _best_cut(atoms: list[tuple[int, int, str]], first: int, left: str, right: s
     have_r = Counter(grams)
     diff_l = sum(want_l.values())
     diff_r = sum((have_r - want_r).values()) + sum((want_r - have_r).values())
-    best = (diff_l + diff_r, 1, first)
+    best = (diff_l + diff_r, True, True, first)
     p = 0  # characters of text in the left piece
     for k in range(first, len(atoms)):
         for _ in range(len(atoms[k][2])):
@@ -666,6 +736,7 @@ def _best_cut(atoms: list[tuple[int, int, str]], first: int, left: str, right: s
                 t = grams[p - 1]
                 diff_r += -1 if have_r[t] > want_r[t] else 1
                 have_r[t] -= 1
-        after_end = 0 if atoms[k][2].endswith(_ENDS) else 1
-        best = min(best, (diff_l + diff_r, after_end, k + 1))
-    return best[2]
+        after_end = not atoms[k][2].endswith(_ENDS)
+        before_capital = not (k + 1 < len(atoms) and atoms[k + 1][3])
+        best = min(best, (diff_l + diff_r, after_end, before_capital, k + 1))
+    return best[3]
