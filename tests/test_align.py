@@ -140,7 +140,7 @@ def test_refuses_a_stretch_past_the_bound(monkeypatch: pytest.MonkeyPatch) -> No
     with pytest.raises(GecFormatError) as info:
         align_lines([GOLD[0], *gold], [HYP[0], *hyp], name="h.txt")
     assert (info.value.file, info.value.line) == ("h.txt", 2)
-    assert "at least every 3 sentences" in str(info.value)
+    assert "at least every 3 gold sentences" in str(info.value)
 
 
 def test_read_gold(tmp_path: Path) -> None:
@@ -179,7 +179,7 @@ def test_cli_writes_the_lines_and_the_report(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args, status", [
     (["--gold", "{gold}", "--source", "{src}"], 2), ([], 2),
     (["--source", "{src}", "--gold-format", "m2"], 2), (["--gold", "{missing}"], 1),
-    (["--gold", "{gold}", "--gold-format", "nope"], 2)])
+    (["--gold", "{gold}", "--gold-format", "nope"], 2), (["--gold", "-"], 2)])
 def test_cli_errors(tmp_path: Path, args: list[str], status: int) -> None:
     (tmp_path / "gold.m2").write_text(M2, encoding="utf-8")
     write(tmp_path / "src.txt", GOLD)
@@ -187,6 +187,8 @@ def test_cli_errors(tmp_path: Path, args: list[str], status: int) -> None:
     out = tmp_path / "out.txt"
     names = {"gold": tmp_path / "gold.m2", "src": tmp_path / "src.txt",
              "missing": tmp_path / "none.m2"}
+    if args == ["--gold", "-"]:
+        hyp = "-"
     code, _, stderr = run("align", hyp, *[a.format(**names) for a in args], "-o", out)
     assert code == status and stderr.count("\n") == 1 and not out.exists()
 

@@ -8,6 +8,7 @@ import typer
 
 from gecformats.cli import app, progress_bar, user_errors
 from gecformats.cli.options import FORMAT_HELP
+from gecformats.errors import UsageError
 
 HypArg = Annotated[str, typer.Argument(
     metavar="HYP", help="The system output, in any segmentation: a sentence, a paragraph or "
@@ -56,6 +57,8 @@ def align(
     from gecformats.metrics.score import read_hypothesis
 
     with user_errors():
+        if hypothesis == "-" and "-" in (gold, source):
+            raise UsageError("HYP and the gold cannot both be standard input ('-')")
         sentences = read_gold(gold, source=source, gold_format=gold_format)
         name, gold_name = source_name(hypothesis), source_name(gold or source or "-")
         with progress_bar(len(sentences), not quiet, "aligning") as bar:

@@ -24,12 +24,14 @@ one-to-one listed.
 4. *Links.*  Between consecutive anchors a dynamic programme (Gale–Church style) links gold
    sentences and units: 1–1, 1–0 (a gold sentence with no text), 0–1 (a unit matching
    nothing, dropped), 1–k (k units make one sentence) and k–1 (one unit holds k
-   sentences), k as large as the lengths allow (the two sides' flat lengths within 40 %).
+   sentences, k ≤ :data:`MERGES`), k as large as the lengths allow (the two sides' flat
+   lengths within 40 %).
    A link costs the character trigrams the two sides do not share (the symmetric
    difference of the trigram sets of their flat text, padded at both ends) plus a small
    penalty for what it does to the hypothesis' lines: joining two lines, cutting a unit,
    dropping text.  The programme looks only at the cells within :data:`BAND` units of
-   where the characters put each gold sentence.
+   where the best cell of the row before and the gold sentence's length (in characters)
+   put its end.
 5. *Cuts.*  A unit linked to k gold sentences is cut at the token boundaries (each CJK
    character is a token) where each piece best matches its gold sentence (the trigram
    multisets, updated as the cut moves: linear in the unit's length).
@@ -71,8 +73,11 @@ from gecformats.errors import GecFormatError
 DIRECT = 64
 """Gold sentences or units between anchors linked without looking for near anchors."""
 MAX_SPAN = 5_000
-"""The most gold sentences between two anchors: past it the hypothesis reads like no gold
-sentence for too long and is refused."""
+"""The most gold sentences (of :data:`MIN_ANCHOR` characters or more) between two anchors:
+past it the hypothesis reads like no gold sentence for too long and is refused."""
+MERGES = 100
+"""The most gold sentences one unit (the text between two candidate sentence ends) is cut
+into."""
 MIN_ANCHOR = 10
 """Texts shorter than this (flat characters) are never anchors: too likely to recur."""
 NEAR = 0.8
@@ -88,7 +93,7 @@ of the place the best link of the sentence before and the sentence's length put 
 # link penalties, in character trigrams (a sentence has about a hundred)
 _MISS = 4.0  # a gold sentence with no text
 _EXTRA = 4.0  # a unit dropped
-_BLANK = 0.5  # an empty unit (blank line) dropped
+_BLANK = 0.5  # an empty unit (blank line) dropped, an empty gold sentence left without text
 _JOIN = 2.0  # two lines joined into one sentence
 _CUT = 2.0  # a unit cut in two
 _SLACK = 0.4  # a link of several texts: the share by which the two sides' lengths may differ
@@ -424,17 +429,18 @@ class _Aligner:
                         self.links.append((g, g + 1, u, u + 1))
                     g0, u0 = g + 1, u + 1
                 return
-        if n > MAX_SPAN:
+        if sum(len(self.gold[g]) >= MIN_ANCHOR for g in range(g0, g1)) > MAX_SPAN:
             raise GecFormatError(
-                f"from this line on, the text reads like none of the {n:,} gold sentences "
-                f"{g0 + 1:,} to {g1:,} (align needs a line or sentence equal or near to a gold "
-                f"sentence at least every {MAX_SPAN:,} sentences): is this the gold's "
-                "output?", self.name, self.u_line[u0] + 1)
+                f"from this line on, no sentence of the text is equal or near to exactly one "
+                f"of the gold sentences {g0 + 1:,} to {g1:,}; align needs one at least "
+                f"every {MAX_SPAN:,} gold sentences: is this the gold's output?",
+                self.name, self.u_line[u0] + 1)
         self._programme(g0, g1, u0, u1)
 
     def _programme(self, g0: int, g1: int, u0: int, u1: int) -> None:
         """The links of a stretch between anchors, by dynamic programming over the cells
-        within :data:`BAND` units of where the characters put each gold sentence."""
+        within :data:`BAND` units of where the best cell of the row before and the gold
+        sentence's length put the sentence's end."""
         n, m = g1 - g0, u1 - u0
         gold, units, lines = self.gold, self.u_flat, self.u_line
         glen, ulen = [0], [0]  # flat characters before each gold sentence and unit
@@ -468,16 +474,18 @@ class _Aligner:
                 start = plo + min(range(len(prev)), key=prev.__getitem__)
                 middle = (bisect_left(ulen, ulen[start] + glength * ratio) if ratio
                           else start + round(m / n))
-                low, high = max(0, min(middle - BAND, phi)), min(m, middle + BAND)
+                # both ends never move back: a cell left of the row before's is unreachable
+                low = max(plo, min(middle - BAND, phi))
+                high = max(phi, min(m, middle + BAND))
             else:
                 low, high = 0, min(m, BAND)
             lo.append(low)
-            hi.append(m if i == n else max(high, low))
+            hi.append(m if i == n else high)
             for j in range(lo[i], hi[i] + 1):
                 best, link = inf, (0, 0)
                 if i:
                     if plo <= j <= phi:  # 1-0: a gold sentence with no text
-                        best, link = prev[j - plo] + lg + _MISS, (1, 0)
+                        best, link = prev[j - plo] + lg + (_MISS if glength else _BLANK), (1, 0)
                     if j and plo < j <= phi + 1:  # 1-1
                         u = usets[j]
                         c = prev[j - 1 - plo] + lg + len(u) - 2 * len(g & u)
@@ -492,11 +500,11 @@ class _Aligner:
                 if i and j:
                     # 1-b: units j - b .. j - 1 joined into gold sentence i
                     grow = None
-                    for b in range(2, j - plo + 1):
+                    for b in range(max(2, j - phi), j - plo + 1):
                         length = ulen[j] - ulen[j - b]
                         if length - glength > _SLACK * length + 10:
                             break
-                        if j - b > phi or glength - length > _SLACK * glength + 10:
+                        if glength - length > _SLACK * glength + 10:
                             continue
                         c = prev[j - b - plo] + _JOIN * (lines[u0 + j - 1] - lines[u0 + j - b])
                         if c >= best:
@@ -509,14 +517,16 @@ class _Aligner:
                     # a-1: unit j cut into gold sentences i - a .. i - 1
                     length = ulen[j] - ulen[j - 1]
                     grow = None
-                    for a in range(2, i + 1 if length else 0):
+                    for a in range(2, min(i, MERGES) + 1 if length else 0):
                         together = glen[i] - glen[i - a]
                         if together - length > _SLACK * together + 10:
                             break
                         if length - together > _SLACK * length + 10:
                             continue
+                        if j - 1 > hi[i - a]:  # and past every row above
+                            break
                         k = j - 1 - lo[i - a]
-                        if not 0 <= k <= hi[i - a] - lo[i - a]:
+                        if k < 0:
                             continue
                         c = cost[i - a][k] + _CUT * (a - 1)
                         if c >= best:
