@@ -83,6 +83,16 @@ def test_split_off_ends_go_back_to_their_sentence() -> None:
     assert align_lines(gold, hyp).lines == [hyp[0][:-2], '" ' + hyp[1]]
 
 
+def test_a_line_cut_short_stays_its_sentence() -> None:
+    # a long gold "sentence" (a paragraph, no space after its stops) and an output that
+    # stops a third of the way in (BART on CoNLL-2014's paragraphs)
+    parts = [f"Part {w} of the paragraph says something rather long about item {w}."
+             for w in "one two three four five six".split()]
+    gold = ["A short sentence comes before the paragraph .", "".join(parts)]
+    hyp = ["A short sentence comes before the paragraph .", " ".join(parts[:2])]
+    assert align_lines(gold, hyp).lines == hyp
+
+
 def test_missing_and_extra_lines() -> None:
     a = align_lines(GOLD, [HYP[0], HYP[2], HYP[3], HYP[4]])
     assert a.lines == [HYP[0], "", *HYP[2:]]

@@ -24,17 +24,17 @@ one-to-one listed.
 4. *Links.*  Between consecutive anchors a dynamic programme (Gale–Church style) links gold
    sentences and units: 1–1, 1–0 (a gold sentence with no text), 0–1 (a unit matching
    nothing, dropped), 1–k (k units make one sentence) and k–1 (one unit holds k
-   sentences, k ≤ :data:`MERGES`), k as large as the lengths allow (the two sides' flat
-   lengths within 40 %).
+   sentences, k ≤ :data:`MERGES`), k as large as the lengths allow (the k texts at most
+   40 % longer than the one, flat).
    A link costs the character trigrams the two sides do not share (the symmetric
    difference of the trigram sets of their flat text, padded at both ends) plus a small
    penalty for what it does to the hypothesis' lines: joining two lines, cutting a unit,
    dropping text.  The programme looks only at the cells within :data:`BAND` units of
    where the best cell of the row before and the gold sentence's length (in characters)
    put its end.
-5. *Cuts.*  A unit linked to k gold sentences is cut at the token boundaries (each CJK
+5. *Cuts.*  Units linked to k gold sentences are cut at the token boundaries (each CJK
    character is a token) where each piece best matches its gold sentence (the trigram
-   multisets, updated as the cut moves: linear in the unit's length).
+   multisets, updated as the cut moves: linear in the units' length).
 
 **Output.**  A gold sentence's text is the slice of the hypothesis it was linked to; a
 gold sentence linked to exactly one whole line gets that line as it is (byte for byte:
@@ -47,9 +47,9 @@ twin).
 (``n log n``) is, the programme's band has a fixed width and a link is only as long as
 the lengths allow.  Refused (:class:`~gecformats.errors.GecFormatError`): a stretch of
 over :data:`MAX_SPAN` gold sentences without an anchor (named at its first hypothesis
-line), and an output of which most sentences (at least 10) share under 30 % of their
-character trigrams with their gold source (the pipeline's sentence check): neither is
-this gold's output.
+line), and an output in which most gold sentences (at least 10) get no text or text
+sharing under 30 % of its character trigrams with them (the pipeline's sentence check):
+neither is this gold's output.
 
 >>> a = align_lines(["He go home .", "It rain .", "Bye ."],
 ...                 ["He goes home . It rains .", "Bye", "."])
@@ -96,7 +96,7 @@ _EXTRA = 4.0  # a unit dropped
 _BLANK = 0.5  # an empty unit (blank line) dropped, an empty gold sentence left without text
 _JOIN = 2.0  # two lines joined into one sentence
 _CUT = 2.0  # a unit cut in two
-_SLACK = 0.4  # a link of several texts: the share by which the two sides' lengths may differ
+_SLACK = 0.4  # a link of several texts: the share by which its longer side may be longer
 _UNLIKE, _INFORMATIVE = 0.3, 10  # as the pipeline's sentence check (metrics.inputs)
 _PAD = "\n"  # never in a flat text: marks a text's two ends
 
@@ -471,7 +471,11 @@ class _Aligner:
             prev = cost[i - 1] if i else []
             plo, phi = (lo[i - 1], hi[i - 1]) if i else (0, -1)
             if i:
-                start = plo + min(range(len(prev)), key=prev.__getitem__)
+                # the best cell of the row before, counting what is left to link at least
+                # its difference in length (else leaving text for later looks cheapest)
+                left = (glen[n] - glen[i - 1]) * ratio - ulen[m]
+                start = plo + min(range(len(prev)),
+                                  key=lambda k: prev[k] + 0.5 * abs(left + ulen[plo + k]))
                 middle = (bisect_left(ulen, ulen[start] + glength * ratio) if ratio
                           else start + round(m / n))
                 # both ends never move back: a cell left of the row before's is unreachable
@@ -504,10 +508,8 @@ class _Aligner:
                         length = ulen[j] - ulen[j - b]
                         if length - glength > _SLACK * length + 10:
                             break
-                        if glength - length > _SLACK * glength + 10:
-                            continue
                         c = prev[j - b - plo] + _JOIN * (lines[u0 + j - 1] - lines[u0 + j - b])
-                        if c >= best:
+                        if c + lg - length >= best:  # the units have at most `length` trigrams
                             continue
                         if grow is None:
                             grow = _Growing(units, u0 + j - 1, usets[j], g)
@@ -521,15 +523,13 @@ class _Aligner:
                         together = glen[i] - glen[i - a]
                         if together - length > _SLACK * together + 10:
                             break
-                        if length - together > _SLACK * length + 10:
-                            continue
                         if j - 1 > hi[i - a]:  # and past every row above
                             break
                         k = j - 1 - lo[i - a]
                         if k < 0:
                             continue
                         c = cost[i - a][k] + _CUT * (a - 1)
-                        if c >= best:
+                        if c + len(usets[j]) - together >= best:  # at most `together` trigrams
                             continue
                         if grow is None:
                             grow = _Growing(gold, g0 + i - 1, g, usets[j])
@@ -556,9 +556,8 @@ class _Aligner:
                 pieces[g0].extend((self.u_line[u], self.u_start[u], self.u_end[u])
                                   for u in range(u0, u1) if self.u_flat[u] or u1 - u0 == 1)
             elif g1 - g0 > 1:
-                for g, piece in zip(range(g0, g1), self._cut(g0, g1, u0)):
-                    if piece is not None:
-                        pieces[g].append(piece)
+                for g, slices in zip(range(g0, g1), self._cut(g0, g1, u0, u1)):
+                    pieces[g].extend(slices)
         users = Counter(line for sentence in pieces for line in {p[0] for p in sentence})
         out: list[str] = []
         whole: list[bool] = []
@@ -567,19 +566,22 @@ class _Aligner:
             out.append(text)
             whole.append(is_whole)
         links = self._report(out, whole, pieces)
-        unlike = informative = 0
+        unlike = empty = informative = 0
         for g, text in enumerate(out):
             a, b = flat(text), self.gold[g]
-            if len(a) >= _INFORMATIVE and len(b) >= _INFORMATIVE:
-                informative += 1
-                if a != b:
-                    x, y = trigrams(a), trigrams(b)
-                    unlike += 2 * len(x & y) < _UNLIKE * (len(x) + len(y))
-        if unlike >= _INFORMATIVE and 2 * unlike > informative:
+            if len(b) < _INFORMATIVE:
+                continue
+            informative += 1
+            if len(a) < _INFORMATIVE:
+                empty += 1
+            elif a != b:
+                x, y = trigrams(a), trigrams(b)
+                unlike += 2 * len(x & y) < _UNLIKE * (len(x) + len(y))
+        if unlike + empty >= _INFORMATIVE and 2 * (unlike + empty) > informative:
             raise GecFormatError(
-                f"{unlike:,} of the {informative:,} sentences aligned share under "
-                f"{_UNLIKE:.0%} of their character trigrams with their gold source: this is "
-                "not the gold's output", self.name)
+                f"{unlike + empty:,} of the {informative:,} gold sentences get no text or text "
+                f"sharing under {_UNLIKE:.0%} of its character trigrams with them: this is not "
+                "the gold's output", self.name)
         return Alignment(out, tuple(links), len(self.lines), sum(whole), unlike)
 
     def _text(self, sentence: list[tuple[int, int, int]], users: Counter[int]
@@ -599,21 +601,27 @@ class _Aligner:
         parts = [self.lines[line][start:end] for line, start, end in slices]
         return " ".join(p for p in parts if p), False
 
-    def _cut(self, g0: int, g1: int, u: int) -> list[tuple[int, int, int] | None]:
-        """Unit ``u`` cut into one piece per gold sentence ``g0 .. g1 - 1`` at the token
-        boundaries where each piece best matches its sentence (``None``: no text)."""
-        line, start, end = self.u_line[u], self.u_start[u], self.u_end[u]
-        atoms = [(m.start(), m.end(), m.group().casefold(), m.group()[0].isupper())
-                 for m in _ATOM.finditer(self.lines[line], start, end)]
-        if not atoms:
-            return [None] * (g1 - g0)
-        result: list[tuple[int, int, int] | None] = []
+    def _cut(self, g0: int, g1: int, u0: int, u1: int) -> list[list[tuple[int, int, int]]]:
+        """Units ``u0 .. u1 - 1`` cut into one piece per gold sentence ``g0 .. g1 - 1`` at
+        the token boundaries where each piece best matches its sentence; each piece as its
+        slices ``(line, start, end)``, one per line it takes text from (none: no text)."""
+        atoms = [(m.start(), m.end(), m.group().casefold(), m.group()[0].isupper(), line)
+                 for u in range(u0, u1)
+                 for line in (self.u_line[u],)
+                 for m in _ATOM.finditer(self.lines[line], self.u_start[u], self.u_end[u])]
+        result: list[list[tuple[int, int, int]]] = []
         first = 0
-        for k in range(g0, g1 - 1):
-            cut = _best_cut(atoms, first, self.gold[k], "".join(self.gold[k + 1:g1]))
-            result.append((line, atoms[first][0], atoms[cut - 1][1]) if cut > first else None)
+        for k in range(g0, g1):
+            cut = len(atoms) if k == g1 - 1 else \
+                _best_cut(atoms, first, self.gold[k], "".join(self.gold[k + 1:g1]))
+            slices: list[tuple[int, int, int]] = []
+            for start, end, _, _, line in atoms[first:cut]:
+                if slices and slices[-1][0] == line:
+                    slices[-1] = (line, slices[-1][1], end)
+                else:
+                    slices.append((line, start, end))
+            result.append(slices)
             first = cut
-        result.append((line, atoms[first][0], atoms[-1][1]) if first < len(atoms) else None)
         return result
 
     def _report(self, out: list[str], whole: list[bool],
@@ -721,7 +729,8 @@ def _steady(chain: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return keep
 
 
-def _best_cut(atoms: list[tuple[int, int, str, bool]], first: int, left: str, right: str) -> int:
+def _best_cut(atoms: list[tuple[int, int, str, bool, int]], first: int, left: str,
+              right: str) -> int:
     """The atom index (``first`` ≤ index ≤ ``len(atoms)``) where atoms ``first ..`` are best
     cut into a piece matching ``left`` and the rest matching ``right``: the fewest
     trigrams of either piece not in its text and of its text not in the piece (multisets),
