@@ -460,7 +460,7 @@ class _Aligner:
         usets = [empty] + [_padded(units[u]) for u in range(u0, u1)]
         inf = float("inf")
         cost: list[list[float]] = []
-        back: list[list[int]] = []  # the link into each cell: (gold sentences, units)
+        back: list[list[tuple[int, int]]] = []  # the link into each cell: (gold, units)
         for i in range(n + 1):
             row: list[float] = []
             brow: list[tuple[int, int]] = []
