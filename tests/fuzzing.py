@@ -307,6 +307,13 @@ TARGETS = [
         ["score", "{in}", "--gold", "{fixture:project/gold.m2}", "--segment", "project"],
         ["score", "{in}", "--gold", "{fixture:project/gold.m2}", "--segment", "project",
          "--segmenter", "char", "--format", "json"]], ".txt"),
+    Target("align-hyp", "align/system.txt", [
+        ["align", "{in}", "--gold", "{fixture:align/gold.m2}", "-o", "{out}.txt"],
+        ["align", "{in}", "--source", "{fixture:align/source.txt}"],
+        ["align", "{in}", "--gold", "{fixture:score/sample.m2}", "-q"]], ".txt"),
+    Target("align-gold", "align/gold.m2", [
+        ["align", "{fixture:align/system.txt}", "--gold", "{in}", "-o", "{out}.txt"],
+        ["align", "{fixture:score/sample.hyp}", "--gold", "{in}", "--gold-format", "m2"]], ".m2"),
     Target("ixml", "ixml/example.ixml", [
         ["validate", "{in}"], ["stats", "{in}"], ["convert", "{in}", "{out}.m2"],
         ["convert", "{in}", "{out}.xml", "--to", "ixml"], ["refs", "{in}", "-o", "{out}.txt"],

@@ -762,10 +762,11 @@ def gleu_files(source: str | os.PathLike[str] | None, hypotheses: Sequence[str |
             streams.append((source_name(path), stack.enter_context(_lines(path))))
         nrefs = len(refs)
         first_hyp = len(streams) - len(hypotheses)
-        from gecformats.metrics.inputs import Correspondence, grams
+        from gecformats.metrics.inputs import Correspondence, align_hint, grams
 
         given = source_name(source if source is not None else gold[0])
-        matching = [Correspondence(source_name(h), given) for h in hypotheses] \
+        matching = [Correspondence(source_name(h), given, align_hint(
+            source_name(h), given, source=source is not None)) for h in hypotheses] \
             if check_sentences else []
         for number, row in enumerate(_lockstep(streams), 1):
             if refs:

@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from gecformats.convert.align import flat as _flat, trigrams
 from gecformats.errors import GecFormatError
 
 THRESHOLD = 0.3
@@ -66,12 +67,7 @@ def grams(text: str | Sequence[str]) -> Grams:
     flat = _flat(text)
     if len(flat) < MIN_CHARS:
         return flat, frozenset()
-    return flat, frozenset(zip(flat, flat[1:], flat[2:]))
-
-
-def _flat(text: str | Sequence[str]) -> str:
-    """``text`` (or tokens) without white space, casefolded."""
-    return "".join(text.split() if isinstance(text, str) else text).casefold()
+    return flat, trigrams(flat)
 
 
 def similarity(a: Grams, b: Grams) -> float:
@@ -81,6 +77,13 @@ def similarity(a: Grams, b: Grams) -> float:
         return 1.0
     total = len(a[1]) + len(b[1])
     return 2 * len(a[1] & b[1]) / total if total else 0.0
+
+
+def align_hint(hypothesis: str, gold: str, source: bool = False) -> str:
+    """The command that re-segments ``hypothesis`` onto the sentences of ``gold`` (a
+    source text with ``source``): the ``hint`` of :class:`Correspondence`."""
+    return (f"re-segment it with `gecformats align {hypothesis} "
+            f"{'--source' if source else '--gold'} {gold} -o ALIGNED.txt`")
 
 
 class Correspondence:
@@ -112,8 +115,7 @@ class Correspondence:
         if flat == source[0]:  # the source itself, as most lines of a GEC output are
             hyp: Grams = (flat, source[1])
         else:
-            hyp = (flat, frozenset(zip(flat, flat[1:], flat[2:]))
-                   if len(flat) >= MIN_CHARS else frozenset())
+            hyp = (flat, trigrams(flat) if len(flat) >= MIN_CHARS else frozenset())
         self._seen.append((number, source, hyp))
         if not source[1] or not hyp[1]:
             return

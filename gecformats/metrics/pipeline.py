@@ -29,7 +29,7 @@ from typing import Any
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.io import lockstep, source_name
 from gecformats.metrics.base import Hypothesis, Metric, SystemFailure, Totals
-from gecformats.metrics.inputs import Correspondence, GoldFit, grams
+from gecformats.metrics.inputs import Correspondence, GoldFit, align_hint, grams
 from gecformats.model import Sentence
 
 CHUNK = 64
@@ -181,8 +181,9 @@ def _evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathL
     reader = _Hypotheses(paths, gold, tokenize, segment, segmenter, segment_map, lines, label)
     checks = [InputCheck() for _ in paths]
     fit = GoldFit(label)
-    matching = [Correspondence(source_name(p), label) for p in paths] if check_sentences \
-        else None
+    matching = [Correspondence(source_name(p), label, align_hint(
+        source_name(p), label, source=gold_name is not None)) for p in paths] \
+        if check_sentences else None
     gold_stream = _read_gold(gold, gold_format) if gold_items is None else gold_items
 
     def differ(_names: list[str], counts: list[int]) -> GecFormatError:

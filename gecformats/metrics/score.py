@@ -470,9 +470,10 @@ class Scoring:
                  ) -> Iterator[tuple[int, tuple[Sentence, tuple[int, str]]]]:
         """``pairs``, each checked to be the gold's sentence (as the pipeline checks them:
         :class:`gecformats.metrics.inputs.Correspondence`)."""
-        from gecformats.metrics.inputs import Correspondence, GoldFit, grams
+        from gecformats.metrics.inputs import Correspondence, GoldFit, align_hint, grams
 
-        matching = Correspondence(source_name(self.hypothesis), self.gold)
+        name = source_name(self.hypothesis)
+        matching = Correspondence(name, self.gold, align_hint(name, self.gold))
         fit = GoldFit(self.gold)
         for number, (sentence, line) in pairs:
             fit.fit(number, sentence)  # refuses what no scorer can score; M2 drops the rest
