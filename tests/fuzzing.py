@@ -310,7 +310,15 @@ TARGETS = [
     Target("align-hyp", "align/system.txt", [
         ["align", "{in}", "--gold", "{fixture:align/gold.m2}", "-o", "{out}.txt"],
         ["align", "{in}", "--source", "{fixture:align/source.txt}"],
-        ["align", "{in}", "--gold", "{fixture:score/sample.m2}", "-q"]], ".txt"),
+        ["align", "{in}", "--gold", "{fixture:score/sample.m2}", "-q"],
+        ["score", "{in}", "--gold", "{fixture:align/gold.m2}", "--align", "--metric", "m2",
+         "--metric", "gleu"]], ".txt"),
+    Target("essays", "inputs/essays.txt", [
+        ["score", "{in}", "--gold", "{fixture:inputs/essays.m2}", "--unit", "document",
+         "--metric", "m2", "--metric", "errant"]], ".txt"),
+    Target("essays-gold", "inputs/essays.m2", [
+        ["score", "{fixture:inputs/essays.txt}", "--gold", "{in}", "--unit", "document",
+         "--metric", "m2", "--metric", "gleu"]], ".m2"),
     Target("align-gold", "align/gold.m2", [
         ["align", "{fixture:align/system.txt}", "--gold", "{in}", "-o", "{out}.txt"],
         ["align", "{fixture:score/sample.hyp}", "--gold", "{in}", "--gold-format", "m2"]], ".m2"),

@@ -266,6 +266,7 @@ FORMAT_OPTIONS = {
     ("gleu", "--gold-format"): ["gleu", _HYP, "--gold", _GOLD],
     ("imeasure", "--gold-format"): ["imeasure", _HYP, "--gold", _GOLD],
     ("score", "--gold-format"): ["score", _HYP, "--gold", _GOLD],
+    ("align", "--gold-format"): ["align", _HYP, "--gold", _GOLD],
 }
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from gecformats.cli import app, progress_bar, user_errors
-from gecformats.cli.options import SpacyModelOpt
+from gecformats.cli.options import AlignOpt, SpacyModelOpt
 from gecformats.cli.score import ExtractorOpt
 from gecformats.errors import UsageError, install_hint
 from gecformats.metrics import METRICS
@@ -115,6 +115,7 @@ def metaeval(
     output_format: FormatOpt = MetaFormat.text, plot: PlotOpt = None, jobs: JobsOpt = 1,
     quiet: QuietOpt = False, human: HumanOpt = HumanSource.published,
     extractor: ExtractorOpt = None, spacy_model: SpacyModelOpt = None,
+    align: AlignOpt = False,
 ) -> None:
     """Meta-evaluate metrics: how well their scores of the systems of SEEDA, GJG15 or
     Napoles et al. (2015) agree with the human judgments.
@@ -132,7 +133,7 @@ def metaeval(
     request = MetaEvalRequest(
         dataset.value, data, metric or ["m2"], level.value, gold, outputs, full, config,
         ci, seed, metric_ties.value, compare, window, jobs, human.value, extractor,
-        spacy_model)
+        spacy_model, align)
     with user_errors():
         _check_plot(plot)
         from gecformats.metaeval.datasets import load

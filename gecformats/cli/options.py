@@ -137,6 +137,18 @@ SentenceCheckOpt = Annotated[bool, typer.Option(
     "--no-sentence-check", help="Score a hypothesis whose lines stop matching the gold's "
     "sentences (refused by default); signature: sentences:unchecked.")]
 
+class ScoreUnit(str, Enum):
+    sentence = "sentence"
+    document = "document"
+
+
+UnitOpt = Annotated[Optional[ScoreUnit], typer.Option(
+    "--unit", help="sentence: as --align; document: each document of the gold one unit "
+    "(as MultiGEC-2025 scores essays).")]
+AlignOpt = Annotated[bool, typer.Option(
+    "--align", help="Re-segment outputs whose lines are not the gold's sentences "
+    "(`gecformats align`).")]
+
 # ERRANT's own edits (convert, score --metric errant)
 SpacyModelOpt = Annotated[Optional[str], typer.Option(
     "--spacy-model", metavar="NAME", help="--extractor errant: the spaCy pipeline (an "

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from gecformats.cli import app, progress_bar, user_errors
-from gecformats.cli.options import JobsOpt, SentenceCheckOpt, SpacyModelOpt
+from gecformats.cli.options import AlignOpt, JobsOpt, SentenceCheckOpt, SpacyModelOpt, UnitOpt
 from gecformats.cli.score import (BetaOpt, CatOpt, CiOpt, CorrectionOpt, ExtractorOpt,
                                   HypothesesArg, IgnoreWsOpt, MaxEdgesOpt, MaxUnchangedOpt,
                                   MetricOpt, PairedArOpt, PairedBsOpt, QuietOpt, RefOpt,
@@ -40,6 +40,7 @@ def report(
     ctx: typer.Context, hypotheses: HypothesesArg, output: OutputOpt, gold: GoldOpt = None,
     source: SourceOpt = None, ref: RefOpt = None, title: TitleOpt = None, metric: MetricOpt = None, tokenize: TokenizeOpt = None,
     strict: StrictOpt = False, no_sentence_check: SentenceCheckOpt = False,
+    align: AlignOpt = False, unit: UnitOpt = None,
     quiet: QuietOpt = False, beta: BetaOpt = None,
     max_unchanged_words: MaxUnchangedOpt = None, ignore_whitespace_casing: IgnoreWsOpt = False,
     max_edges: MaxEdgesOpt = None, ci: CiOpt = False, paired_bs: PairedBsOpt = False,
@@ -63,7 +64,7 @@ def report(
 
 report.help_sections = [  # type: ignore[attr-defined]
     ("Inputs and output", ["gold", "source", "ref", "output", "title", "metric", "tokenize", "strict",
-                           "no_sentence_check", "quiet",
+                           "no_sentence_check", "align", "unit", "quiet",
                            "jobs"]),
     ("Intervals and tests (every metric)", ["ci", "paired_bs", "paired_ar", "resamples",
                                             "trials", "seed", "correction"]),
@@ -98,5 +99,7 @@ def _write(request: Any, output: str, title: str | None, quiet: bool) -> None:
         command = "gecformats report " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     with progress_bar(_total(request), enabled=not quiet and output != "-") as progress:
         report = write_report(request, output, title, command, progress)
+    for note in report.outcome.notes:
+        typer.echo(f"gecformats: note: {note}", err=True)
     for warning in report.outcome.warnings:
         typer.echo(f"gecformats: warning: {warning}", err=True)

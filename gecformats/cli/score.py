@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from gecformats.cli import _engine, app, user_errors
-from gecformats.cli.options import SentenceCheckOpt, SpacyModelOpt
+from gecformats.cli.options import AlignOpt, SentenceCheckOpt, SpacyModelOpt, UnitOpt
 from gecformats.errors import install_hint
 from gecformats.cli.options import (EngineName, EngineOpt, HypTokenizer, JobsOpt, MetricName,
                                     SchedulerOpt, ScoreFormat, SegmenterName, SegmentMode,
@@ -25,11 +25,11 @@ HypothesesArg = Annotated[list[str], typer.Argument(
 GoldOpt = Annotated[Optional[str], typer.Option(
     "--gold", help="The gold file (M2; or --gold-format). Or --source and --ref.")]
 SourceOpt = Annotated[Optional[str], typer.Option(
-    "--source", metavar="SRC", help="Instead of --gold: the source sentences as text, one "
-    "per line, with --ref; the gold's edits are extracted by --extractor.")]
+    "--source", metavar="SRC", help="Instead of --gold: source sentences, one a line, "
+    "with --ref.")]
 RefOpt = Annotated[Optional[list[str]], typer.Option(
-    "--ref", metavar="REF", help="With --source: a corrected text file, line-aligned with "
-    "it (repeat: reference k is annotator k).")]
+    "--ref", metavar="REF", help="With --source: a corrected text (repeat: reference k is "
+    "annotator k).")]
 GoldFormatOpt = Annotated[Optional[str], typer.Option(
     "--gold-format", metavar="FORMAT", help="The gold's format when its name does not tell "
     "(m2, ixml, conll).")]
@@ -37,17 +37,16 @@ MetricOpt = Annotated[Optional[list[MetricName]], typer.Option(
     "--metric", metavar="NAME", help="m2 (default), errant, gleu, imeasure, green, "
     "gotoscorer, sentm2, senterrant, cleme, cleme2. Repeat: a column group each.")]
 FormatOpt = Annotated[ScoreFormat, typer.Option(
-    "--format", help="text, json (keyed by system, then metric), tsv, csv or latex (a "
-    "table); m2scorer (the NUS scorer's three lines; M2, one system) or errant "
-    "(errant_compare's output; ERRANT, one system).")]
+    "--format", help="text, json, tsv, csv or latex (a table); m2scorer (NUS's three "
+    "lines; M2, one system), errant (errant_compare's; ERRANT, one system).")]
 PerSentenceOpt = Annotated[Optional[str], typer.Option(
-    "--per-sentence", metavar="FILE.tsv", help="Write each sentence's chosen candidate and "
-    "its counts per system and metric (TSV; '-' for standard output with --format text).")]
+    "--per-sentence", metavar="FILE.tsv", help="Each sentence's chosen candidate and counts "
+    "per system and metric (TSV; '-': standard output, --format text).")]
 TokenizeOpt = Annotated[Optional[HypTokenizer], typer.Option(
-    "--tokenize", help="en: raw English hypotheses, tokenized like the CoNLL gold (nltk "
-    "Penn Treebank words); zh: raw Chinese against a gold made by `convert --tokenizer zh`.")]
+    "--tokenize", help="en: raw English, tokenized like the CoNLL gold; zh: raw Chinese "
+    "against a `convert --tokenizer zh` gold.")]
 SegmentOpt = Annotated[Optional[SegmentMode], typer.Option(
-    "--segment", help="project: raw Chinese hypotheses (NLPCC 2018), segmented like the gold.")]
+    "--segment", help="project: raw Chinese (NLPCC 2018), cut like the gold.")]
 SegmenterOpt = Annotated[Optional[SegmenterName], typer.Option(
     "--segmenter", help="With --segment project: for strings the gold never cut (zh: "
     "jieba, default; char).")]
@@ -55,8 +54,8 @@ SegmentMapOpt = Annotated[Optional[str], typer.Option(
     "--segment-map", metavar="PAIRS", help="With --segment project: characters to replace "
     "(pairs FROM TO; '' for none; default: the NLPCC pairs the gold shows).")]
 StrictOpt = Annotated[bool, typer.Option(
-    "--strict", help="Warnings about the input (tokenization, gold edits past the end, an "
-    "impossible score) are errors (exit 1).")]
+    "--strict", help="Warnings about the input (tokenization, gold edits past the end …) "
+    "are errors.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 # ---------------------------------------------------------------- m2 (and errant)
 BetaOpt = Annotated[Optional[float], typer.Option(
@@ -166,7 +165,9 @@ def score(
     output_format: FormatOpt = ScoreFormat.text, per_sentence: PerSentenceOpt = None,
     tokenize: TokenizeOpt = None, segment: SegmentOpt = None, segmenter: SegmenterOpt = None,
     segment_map: SegmentMapOpt = None, strict: StrictOpt = False,
-    no_sentence_check: SentenceCheckOpt = False, quiet: QuietOpt = False,
+    no_sentence_check: SentenceCheckOpt = False, align: AlignOpt = False,
+    unit: UnitOpt = None,
+    quiet: QuietOpt = False,
     beta: BetaOpt = None, max_unchanged_words: MaxUnchangedOpt = None,
     ignore_whitespace_casing: IgnoreWsOpt = False, max_edges: MaxEdgesOpt = None,
     mode: ModeOpt = None, errant_mode: ErrantModeOpt = None, bonus: BonusOpt = False,
@@ -207,7 +208,7 @@ def score(
 score.help_sections = [  # type: ignore[attr-defined]
     ("Inputs and output", ["gold", "source", "ref", "gold_format", "metric", "output_format", "per_sentence",
                            "tokenize", "segment", "segmenter", "segment_map", "strict",
-                           "no_sentence_check", "quiet"]),
+                           "no_sentence_check", "align", "unit", "quiet"]),
     ("Intervals and tests (every metric)", ["ci", "paired_bs", "paired_ar", "resamples",
                                             "trials", "seed", "correction"]),
     ("Engines (same output)", ["jobs", "engine", "scheduler", "workers"]),

@@ -86,7 +86,8 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
         params["gold_format"], _v(tokenize), _v(segment), _v(params["segmenter"]) or "zh",
         segment_map, resampling, params["strict"], params["jobs"], refs=refs,
         extractor=params["extractor"] or "lcs", spacy_model=params["spacy_model"],
-        check_sentences=not params["no_sentence_check"], option_warnings=declined)
+        check_sentences=not params["no_sentence_check"], option_warnings=declined,
+        align=params["align"], unit=_v(params["unit"]))
 
 
 def _gold(params: dict[str, Any]) -> tuple[str, list[str]]:
@@ -135,6 +136,8 @@ def run_request(request: Any, params: dict[str, Any], engine: Any, quiet: bool) 
         with progress_bar(_total(request),
                           enabled=not quiet and request.output_format != "json") as progress:
             outcome = run_score(request, progress)
+        for note in outcome.notes:
+            typer.echo(f"gecformats: note: {note}", err=True)
         for warning in outcome.warnings:
             typer.echo(f"gecformats: warning: {warning}", err=True)
         if params["per_sentence"] not in (None, "-"):

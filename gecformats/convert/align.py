@@ -64,7 +64,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,6 +103,10 @@ _PAD = "\n"  # never in a flat text: marks a text's two ends
 _END = re.compile(r"[.!?…][\"'”’»)\]]*(?=\s)|[。！？][”’」』）)]*")
 _CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff"
 _ATOM = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+")
+_INNER_END = re.compile(r"[.!?…]+[”’»)\]]*(?=[^\s.!?…”’»)\]])")
+"""A sentence end inside a token (``вас.Я``, ``сама..."Вона"``: no space after it in
+the text): a place a unit may be cut too (a straight quote after it may open the next
+sentence as well as close this one, so it goes with the next)."""
 _ENDS = tuple(".!?…。！？")
 
 
@@ -605,10 +609,10 @@ class _Aligner:
         """Units ``u0 .. u1 - 1`` cut into one piece per gold sentence ``g0 .. g1 - 1`` at
         the token boundaries where each piece best matches its sentence; each piece as its
         slices ``(line, start, end)``, one per line it takes text from (none: no text)."""
-        atoms = [(m.start(), m.end(), m.group().casefold(), m.group()[0].isupper(), line)
+        atoms = [(a, b, text.casefold(), text[0].isupper(), line)
                  for u in range(u0, u1)
                  for line in (self.u_line[u],)
-                 for m in _ATOM.finditer(self.lines[line], self.u_start[u], self.u_end[u])]
+                 for a, b, text in _atoms(self.lines[line], self.u_start[u], self.u_end[u])]
         result: list[list[tuple[int, int, int]]] = []
         first = 0
         for k in range(g0, g1):
@@ -654,6 +658,19 @@ class _Aligner:
                               tuple(self.gold_text[g0:g1]), tuple(self.lines[l0:l1]),
                               tuple(out[g0:g1])))
         return links
+
+
+def _atoms(line: str, start: int, end: int) -> Iterator[tuple[int, int, str]]:
+    """The tokens of ``line[start:end]`` a unit may be cut between (``(start, end,
+    text)``): each CJK character, each run of other non-space characters, and such a run
+    cut after a sentence end inside it (:data:`_INNER_END`)."""
+    for m in _ATOM.finditer(line, start, end):
+        at = m.start()
+        for inner in _INNER_END.finditer(line, m.start(), m.end()):
+            yield at, inner.end(), line[at:inner.end()]
+            at = inner.end()
+        if at < m.end():
+            yield at, m.end(), line[at:m.end()]
 
 
 def _padded(text: str) -> frozenset[tuple[str, str, str]]:

@@ -80,6 +80,9 @@ class MetaEvalRequest:
     human: str = "published"
     extractor: str | None = None
     spacy_model: str | None = None
+    align: bool = False
+    """Re-segment outputs whose lines are not the gold's sentences onto them first (an
+    ``--outputs`` folder of LLM rewrites): ``score --align``."""
 
     def check(self) -> None:
         """Refuse what cannot be run.
@@ -243,7 +246,8 @@ def count_sentences(dataset: Dataset) -> int:
 def score(dataset: Dataset, names: Sequence[str], *, resamples: int = 0,
           seed: int = DEFAULT_SEED, progress: Callable[[int], None] | None = None,
           jobs: int = 1, extractor: str | None = None, spacy_model: str | None = None,
-          warnings: list[str] | None = None) -> tuple[int, list[Scored]]:
+          warnings: list[str] | None = None, align: bool = False
+          ) -> tuple[int, list[Scored]]:
     """Score every system of ``dataset`` with every metric, once (``jobs`` processes for
     the per-sentence step), and resample (``resamples`` bootstrap resamples; 0: none).
 
@@ -264,13 +268,14 @@ def score(dataset: Dataset, names: Sequence[str], *, resamples: int = 0,
 
     with subset_gold(dataset.gold, dataset.lines) as gold:
         run = evaluate([dataset.outputs[s] for s in dataset.systems], gold, metrics,
-                       progress=progress, jobs=jobs)
+                       progress=progress, jobs=jobs, align=align)
         if warnings is not None:
             where = f"{dataset.gold} (its sentences at the subset ids)"
             warnings.extend(w.replace(gold, where) if gold != dataset.gold else w
-                            for w in run.warnings)
+                            for w in run.info + run.warnings)
     inputs = f"|{gold_field(dataset.gold)}" + (f"|subset:{len(dataset.lines)}"
                                                if dataset.lines is not None else "")
+    inputs += "|align:yes" if align else ""
     weights = None
     if resamples:
         from gecformats.metrics.resampling import bootstrap_weights
@@ -319,7 +324,7 @@ def run_meta_eval(request: MetaEvalRequest, progress: Callable[[int], None] | No
     sentences, scored = score(dataset, request.metrics, resamples=resamples, seed=request.seed,
                               progress=progress, jobs=request.jobs,
                               extractor=request.extractor, spacy_model=request.spacy_model,
-                              warnings=warnings)
+                              warnings=warnings, align=request.align)
     result = MetaEvalResult(request, dataset, sentences, scored, configs)
     result.warnings = warnings + extraction_warnings(request.metrics,
                                                      [one.metric for one in scored])

@@ -28,7 +28,7 @@ bootstrap intervals, paired tests, per-sentence output, progress — is written 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -190,10 +190,13 @@ class Metric(ABC):
         plain values (columns of ``--per-sentence``)."""
         return {"choice": choice}
 
-    def setup(self, gold: str) -> None:
+    def setup(self, gold: str, view: GoldView | None = None) -> None:
         """Read what the metric needs of the whole gold file before the sentences are
         scored: a first, streaming pass (GLEU's annotator ids and absent-annotator policy,
-        the projection lexicon of ``--segment project``).  Default: nothing.
+        the projection lexicon of ``--segment project``).  ``view``, from the pipeline:
+        the gold's units as :meth:`prepare` will get them (gold edits that do not fit left
+        out, documents merged with ``--unit document``) and the pipeline's options, for a
+        metric that runs it itself (GoToScorer's ``--weights-from``).  Default: nothing.
 
         Raises:
             GecFormatError: the gold does not suit the metric.
@@ -215,6 +218,24 @@ class Metric(ABC):
         """What makes this metric's number doubtful on this gold (each naming the
         command that fixes or checks it); called once after every sentence is scored."""
         return []
+
+
+@dataclass(frozen=True)
+class GoldView:
+    """The gold as the pipeline gives it to :meth:`Metric.prepare`, for
+    :meth:`Metric.setup`'s first pass.
+
+    Attributes:
+        units: a new iterator over the gold's units at each call (sentences, or documents
+            with ``--unit document``; gold edits that do not fit left out, not warned
+            about again).
+        options: the keyword arguments of :func:`~gecformats.metrics.pipeline.evaluate`
+            that shape the units and hypotheses (``unit``, ``align``), for a metric that
+            runs the pipeline itself.
+    """
+
+    units: Callable[[], Iterable[Sentence]]
+    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 class SystemFailure(Exception):

@@ -1145,10 +1145,11 @@ class GleuMetric(Metric):
 
     # ------------------------------------------------------------ the gold
 
-    def setup(self, gold: str) -> None:
-        """The first pass over the gold file: its annotator ids and ``auto`` policy, the
-        references' count and the notes (absent annotators filled in, edits left out,
-        mixed references capped).
+    def setup(self, gold: str, view: Any = None) -> None:
+        """The first pass over the gold file (or over ``view``'s units, as the pipeline
+        gives them: :class:`~gecformats.metrics.base.GoldView`): its annotator ids and
+        ``auto`` policy, the references' count and the notes (absent annotators filled in,
+        edits left out, mixed references capped).
 
         Raises:
             UsageError: the gold is standard input (it is read twice).
@@ -1170,7 +1171,8 @@ class GleuMetric(Metric):
         from gecformats.metrics.inputs import GoldFit
 
         fit = GoldFit(name)
-        sentences = (fit.fit(n, s) for n, s in enumerate(module.read(gold), 1))
+        sentences = view.units() if view is not None else \
+            (fit.fit(n, s) for n, s in enumerate(module.read(gold), 1))
         if self.mixed:
             self._setup_mixed(sentences, name)
         else:

@@ -493,7 +493,7 @@ class GoToScorerMetric(Metric):
 
     # ------------------------------------------------------------ the weights
 
-    def setup(self, gold: str) -> None:
+    def setup(self, gold: str, view: Any = None) -> None:
         """Read the weight file, or judge the ``weights_from`` systems (a first run of the
         pipeline over them with this metric, unweighted) to weigh the chunks.
 
@@ -510,7 +510,8 @@ class GoToScorerMetric(Metric):
             helper = replace(self, weighting="weighted", weights_from=(), weights_file=None,
                              save_weights=None)
             helper._judgements = (self.save_weights or "").endswith(".json")
-            evaluate(list(self.weights_from), gold, [helper])
+            evaluate(list(self.weights_from), gold, [helper],
+                     **(dict(view.options) if view is not None else {}))
             assert helper._used is not None
             names = system_names(list(self.weights_from))
             self._given = replace(helper._used, origin="from:" + ",".join(names))

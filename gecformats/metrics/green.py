@@ -157,7 +157,7 @@ class GreenMetric(Metric):
 
     # ------------------------------------------------------------ the gold
 
-    def setup(self, gold: str) -> None:
+    def setup(self, gold: str, view: Any = None) -> None:
         """The first pass over the gold file: its annotator ids (one reference each) and
         what stands in for an absent annotator, as :class:`~gecformats.metrics.gleu.GleuMetric`.
 
@@ -168,7 +168,7 @@ class GreenMetric(Metric):
         from gecformats.metrics.gleu import GleuMetric
 
         helper = GleuMetric(absent=self.absent, gold_format=self.gold_format)
-        helper.setup(os.fspath(gold))
+        helper.setup(os.fspath(gold), view)
         self._known, self._policy = helper._known, helper._policy
         self._notes = tuple(n.replace("GLEU", "GREEN") for n in helper.warnings())
 

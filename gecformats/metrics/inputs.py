@@ -82,7 +82,7 @@ def similarity(a: Grams, b: Grams) -> float:
 def align_hint(hypothesis: str, gold: str, source: bool = False) -> str:
     """The command that re-segments ``hypothesis`` onto the sentences of ``gold`` (a
     source text with ``source``): the ``hint`` of :class:`Correspondence`."""
-    return (f"re-segment it with `gecformats align {hypothesis} "
+    return (f"score it with --align, or re-segment it with `gecformats align {hypothesis} "
             f"{'--source' if source else '--gold'} {gold} -o ALIGNED.txt`")
 
 

@@ -28,7 +28,8 @@ from typing import Any
 
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.io import lockstep, source_name
-from gecformats.metrics.base import Hypothesis, Metric, SystemFailure, Totals
+from gecformats.metrics.base import GoldView, Hypothesis, Metric, SystemFailure, Totals
+from gecformats.convert.documents import documents
 from gecformats.metrics.inputs import Correspondence, GoldFit, align_hint, grams
 from gecformats.model import Sentence
 
@@ -60,6 +61,17 @@ class Evaluation:
     """The gold's name and content hash (:func:`~gecformats.metrics.inputs.gold_field`)."""
     checked: bool = True
     """Whether each hypothesis was checked to be the gold's sentences."""
+    unit: str | None = None
+    """``document`` when each document of the gold was scored as one unit (``--unit``)."""
+    aligned: bool = False
+    """Whether the hypotheses were re-segmented onto the gold's sentences where they
+    needed it (``score --align``)."""
+    alignments: list[Any] = field(default_factory=list)
+    """Per system, the :class:`~gecformats.convert.align.Alignment` its text was
+    re-segmented by, or ``None`` (taken as it was)."""
+    info: list[str] = field(default_factory=list)
+    """What was done to the inputs, said as notes (each re-segmented hypothesis: what
+    became of its lines)."""
     notes: list[str] = field(default_factory=list)
     """What the reader should know of how the number was made (edits that gecformats
     extracted where the original reads ERRANT's), printed as warnings too but never
@@ -67,9 +79,12 @@ class Evaluation:
 
     def input_fields(self) -> str:
         """What every signature of this run adds about its inputs:
-        ``|gold-file:NAME@HASH``, and ``|sentences:unchecked`` when the hypotheses were not
+        ``|gold-file:NAME@HASH``, ``|align:yes`` when the hypotheses were re-segmented
+        where they needed it (``--align``), and ``|sentences:unchecked`` when they were not
         checked to be the gold's sentences (``--no-sentence-check``)."""
         fields = f"|{self.gold_file}" if self.gold_file else ""
+        fields += "|align:yes" if self.aligned else ""
+        fields += "|unit:document" if self.unit == "document" else ""
         return fields + ("" if self.checked else "|sentences:unchecked")
 
 
@@ -96,7 +111,8 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
              gold_items: Iterable[Any] | None = None,
              lines: Callable[[str], Iterator[tuple[int, str]]] | None = None,
              mismatch: Callable[[str, int, int], GecFormatError] | None = None,
-             gold_name: str | None = None, check_sentences: bool = True) -> Evaluation:
+             gold_name: str | None = None, check_sentences: bool = True,
+             align: bool = False, unit: str | None = None) -> Evaluation:
     """Score every hypothesis file with every metric against one gold file, read once.
 
     Args:
@@ -122,6 +138,20 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
             sentences (:class:`~gecformats.metrics.inputs.Correspondence`); ``False`` (the
             command line's ``--no-sentence-check``) trusts the files, and the signature
             says so.
+        align: re-segment each text hypothesis that needs it onto the gold's sentences
+            first (:func:`gecformats.convert.align.align_lines`): one whose number of lines
+            differs from the gold's sentences, or whose lines stop matching them (a file
+            that is the gold's sentences is taken as it is); :attr:`Evaluation.alignments`
+            keeps what was done, a note per file says it, the signature says ``align:yes``.
+            The aligned text is held in memory (align reads a file whole).
+        unit: ``None`` (each hypothesis line is one gold sentence, or what ``align``
+            makes it), ``sentence`` (the same, aligned where needed: ``align``) or
+            ``document``: each document of the gold (its sentences' ``meta["document"]``,
+            :mod:`gecformats.convert.documents`) is scored as one unit, as the MultiGEC-2025
+            evaluation scores essays; a hypothesis gives each document one line (a
+            document a line), or one line per gold sentence (joined), or any other
+            segmentation (aligned onto the sentences, then joined).  The signature says
+            ``unit:document``.
 
     The checks of the inputs are made here, once, for every metric: the gold's edits past
     the end of their sentence are left out with one warning
@@ -142,12 +172,12 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
     if gold_name is None or os.fspath(gold) == gold_name:
         return _evaluate(hypotheses, gold, metrics, gold_format, tokenize, segment, segmenter,
                          segment_map, jobs, engine, progress, gold_items, lines, mismatch,
-                         gold_name, check_sentences)
+                         gold_name, check_sentences, align, unit)
     made = os.fspath(gold)
     try:  # the gold was made for the run: messages name what the user gave instead
         run = _evaluate(hypotheses, gold, metrics, gold_format, tokenize, segment, segmenter,
                         segment_map, jobs, engine, progress, gold_items, lines, mismatch,
-                        gold_name, check_sentences)
+                        gold_name, check_sentences, align, unit)
     except GecFormatError as exc:
         raise GecFormatError(exc.message.replace(made, gold_name),
                              gold_name if exc.file == made else exc.file,
@@ -163,7 +193,8 @@ def _evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathL
               gold_items: Iterable[Any] | None,
               lines: Callable[[str], Iterator[tuple[int, str]]] | None,
               mismatch: Callable[[str, int, int], GecFormatError] | None,
-              gold_name: str | None, check_sentences: bool) -> Evaluation:
+              gold_name: str | None, check_sentences: bool, align: bool,
+              unit: str | None) -> Evaluation:
     """:func:`evaluate`'s work (its arguments, all given)."""
     from gecformats.metrics.score import InputCheck
 
@@ -175,12 +206,32 @@ def _evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathL
         raise UsageError("only one hypothesis can be standard input ('-')")
     if not metrics:
         raise UsageError("no metric to score with")
-    for metric in metrics:
-        metric.setup(gold)
     label = gold_name or gold
     reader = _Hypotheses(paths, gold, tokenize, segment, segmenter, segment_map, lines, label)
-    checks = [InputCheck() for _ in paths]
+    if unit not in (None, "sentence", "document"):
+        raise UsageError(f"unknown unit {unit!r} (known: sentence, document)")
+    align = align or unit == "sentence"
+    front_end = gold_items is not None  # a command that reads the gold its own way
+    if (align or unit) and front_end:
+        raise UsageError("--align and --unit are for `gecformats score`")
     fit = GoldFit(label)
+    if unit == "document":
+        reader.documents(gold, gold_format)
+        gold_items = documents(fit.fit(n, s) for n, s in
+                               enumerate(_read_gold(gold, gold_format), 1))
+    elif align:
+        reader.align(gold, gold_format, label)
+    view = None
+    if not front_end:
+        def units() -> Iterable[Sentence]:
+            quiet = GoldFit(label)  # warned about once, by the pipeline's own
+            fitted = (quiet.fit(n, s) for n, s in enumerate(_read_gold(gold, gold_format), 1))
+            return documents(fitted) if unit == "document" else fitted
+
+        view = GoldView(units, {"unit": unit, "align": align})
+    for metric in metrics:
+        metric.setup(gold, view)
+    checks = [InputCheck() for _ in paths]
     matching = [Correspondence(source_name(p), label, align_hint(
         source_name(p), label, source=gold_name is not None)) for p in paths] \
         if check_sentences else None
@@ -252,7 +303,10 @@ def _evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathL
     return Evaluation(paths, system_names(paths), list(metrics), stats, totals, count,
                       once(warnings, paths), reader.preprocess, reader.m2,
                       gold_file=gold_field(gold, gold_name), checked=check_sentences,
-                      notes=once(notes, paths))
+                      notes=once(notes, paths), aligned=align, unit=unit,
+                      alignments=list(reader.alignments),
+                      info=[a.summary(source_name(p), label)
+                            for p, a in zip(paths, reader.alignments) if a is not None])
 
 
 def _metric_warnings(metric: Metric, totals: Sequence[Totals], paths: Sequence[str],
@@ -414,6 +468,31 @@ def _read_gold(gold: str, gold_format: str | None) -> Iterator[Sentence]:
     return module.read(gold)
 
 
+def _grouped(items: Iterable[Any], sizes: Sequence[int], merge: Callable[[list[Any]], Any]
+             ) -> Iterator[Any]:
+    """``items`` taken ``sizes[i]`` at a time, each group merged (what is left over, one
+    item a group: the line counts then differ, as lockstep says)."""
+    iterator = iter(items)
+    for n in sizes:
+        group = [item for _, item in zip(range(n), iterator)]
+        if not group:
+            return
+        yield merge(group)
+    yield from iterator
+
+
+def _matches(lines: Sequence[str], sources: Sequence[Any], path: str, gold: str) -> bool:
+    """Whether ``lines`` pass the sentence check against the gold ``sources``
+    (:func:`~gecformats.metrics.inputs.grams` of each)."""
+    check = Correspondence(path, gold)
+    try:
+        for n, (line, source) in enumerate(zip(lines, sources), 1):
+            check.add(n, n, source, line)
+    except GecFormatError:
+        return False
+    return True
+
+
 def _looks_m2(path: str) -> bool:
     """Whether a hypothesis file is M2: its first line an ``S`` line and the next an ``A``
     line or the blank line that ends the block (a text output whose first sentence starts
@@ -447,6 +526,10 @@ class _Hypotheses:
         self.m2 = [reader is None and p != "-" and _looks_m2(p) for p in paths]
         self.several = [(0, 0) for _ in paths]
         """Per M2 hypothesis: sentences with several annotators, the most annotators."""
+        self.alignments: list[Any] = [None for _ in paths]
+        self._aligned: list[list[str] | None] = [None for _ in paths]
+        self.sizes: list[int] | None = None
+        """With ``--unit document``: the gold sentences of each document."""
         self.tokenizer = self.projector = None
         self.preprocess: str | None = None
         if tokenize is not None:
@@ -473,8 +556,82 @@ class _Hypotheses:
         from gecformats.metrics.score import read_hypothesis
 
         if self.m2[k]:
+            if self.sizes is not None:  # --unit document: grouped as the gold's
+                from gecformats.convert.documents import merge
+
+                return _grouped(m2.read(self.paths[k]), self.sizes, merge)
             return m2.read(self.paths[k])
+        aligned = self._aligned[k]
+        if aligned is not None:  # line n: the text of gold sentence n
+            return iter(enumerate(aligned, 1))
         return (self.reader or read_hypothesis)(self.paths[k])
+
+    def documents(self, gold: str, gold_format: str | None) -> list[int]:
+        """Make each hypothesis a document a line for ``--unit document``: a file with one
+        line per document of the gold is taken as it is, one with a line per gold sentence
+        has its lines joined per document (by one space), any other is aligned onto the
+        gold's sentences first (:func:`gecformats.convert.align.align_lines`); an M2
+        hypothesis' sentences are grouped as the gold's.  Returns the sentences of each
+        document.
+
+        Raises:
+            GecFormatError: a gold without documents; a hypothesis that reads like no
+                stretch of the gold.
+        """
+        from gecformats.convert.align import align_lines
+        from gecformats.convert.documents import document_id, sizes
+        from gecformats.metrics.score import read_hypothesis
+
+        sentences = list(_read_gold(gold, gold_format))
+        if not any(document_id(s) for s in sentences):
+            raise GecFormatError("--unit document: the gold's sentences name no document "
+                                 "(UA-GEC M2 with S # NNNN headers, GECCC, or an M2 that "
+                                 "`gecformats convert` wrote from essays has them)", self.label)
+        counts = sizes(sentences)
+        self.sizes = counts
+        sources = [s.source for s in sentences]
+        for k, path in enumerate(self.paths):
+            if self.m2[k]:
+                continue
+            lines = [line for _, line in read_hypothesis(path)]
+            if len(lines) == len(counts):
+                self._aligned[k] = lines
+                continue
+            if len(lines) != len(sources):
+                alignment = align_lines(sources, lines, name=source_name(path))
+                self.alignments[k] = alignment
+                lines = alignment.lines
+            joined, at = [], 0
+            for n in counts:
+                joined.append(" ".join(x.strip() for x in lines[at:at + n] if x.strip()))
+                at += n
+            self._aligned[k] = joined
+        return counts
+
+    def align(self, gold: str, gold_format: str | None, label: str) -> None:
+        """Re-segment each text hypothesis that needs it onto the gold's sentences
+        (:func:`gecformats.convert.align.align_lines`): one whose line count differs from
+        the gold's sentences or whose lines stop matching them; the others are kept as
+        they are (read into memory once, as the aligned ones).
+
+        Raises:
+            GecFormatError: a hypothesis that reads like no stretch of the gold, or a
+                malformed gold or hypothesis.
+        """
+        from gecformats.convert.align import align_lines
+        from gecformats.metrics.score import read_hypothesis
+
+        sources = [s.source for s in _read_gold(gold, gold_format)]
+        seen = [grams(s) for s in sources]
+        for k, path in enumerate(self.paths):
+            if self.m2[k]:  # an M2 file is its sentences: nothing to align
+                continue
+            lines = [line for _, line in read_hypothesis(path)]
+            if len(lines) != len(sources) or not _matches(lines, seen, path, label):
+                alignment = align_lines(sources, lines, name=source_name(path))
+                self.alignments[k] = alignment
+                lines = alignment.lines
+            self._aligned[k] = lines
 
     def text(self, k: int, item: Any) -> tuple[int | None, Any]:
         """Hypothesis ``k``'s line number and text of one item (an M2 hypothesis: no line

@@ -28,7 +28,7 @@ from gecformats.metrics.base import Metric
 
 PIPELINE_OPTIONS = frozenset({
     "gold", "source", "ref", "gold-format", "metric", "format", "per-sentence", "tokenize", "segment", "segmenter",
-    "segment-map", "strict", "no-sentence-check", "ci", "paired-bs", "paired-ar", "resamples", "trials", "seed",
+    "segment-map", "strict", "no-sentence-check", "align", "unit", "ci", "paired-bs", "paired-ar", "resamples", "trials", "seed",
     "correction", "jobs", "engine", "scheduler", "workers", "quiet", "verbose"})
 """Options every metric takes (the pipeline's, the statistics', the output's)."""
 
@@ -136,6 +136,11 @@ class ScoreRequest:
     check_sentences: bool = True
     """Refuse hypothesis files that are not the gold's sentences (``--no-sentence-check``:
     off)."""
+    align: bool = False
+    """Re-segment outputs whose lines are not the gold's sentences onto them first
+    (``--align``)."""
+    unit: str | None = None
+    """``document``: each document of the gold one unit; ``sentence``: as ``align``."""
     option_warnings: list[str] = field(default_factory=list)
     """Options given that a chosen metric does not follow (:func:`build_metrics`)."""
 
@@ -176,6 +181,12 @@ class ScoreOutcome:
     warnings: list[str]
     evaluation: Any
     significance: list[list[Any]] | None = None
+
+    @property
+    def notes(self) -> list[str]:
+        """What was done to the inputs (printed as notes, not warnings): each output
+        re-segmented by ``--align``, what became of its lines."""
+        return list(getattr(self.evaluation, "info", []))
 
     def write_per_sentence(self, out: IO[str]) -> None:
         """The per-sentence table: ``sentence system metric`` and each metric's fields of
@@ -226,7 +237,8 @@ def run_score(request: ScoreRequest, progress: Callable[[int], None] | None = No
                        segmenter=request.segmenter, segment_map=request.segment_map,
                        jobs=request.jobs, engine=request.engine, progress=progress,
                        gold_name=request.gold if request.refs else None,
-                       check_sentences=request.check_sentences)
+                       check_sentences=request.check_sentences, align=request.align,
+                       unit=request.unit)
         run.gold_origin = origin
     warnings = list(request.option_warnings) + list(run.warnings) + list(run.notes)
     if request.strict and run.warnings:

@@ -659,7 +659,9 @@ def count_mismatch(hypothesis: str, gold: str, lines: int, sentences: int) -> Ge
     """The error of a hypothesis of ``lines`` lines for a gold of ``sentences`` sentences."""
     return GecFormatError(f"{_plural(lines, 'hypothesis line')} for "
                           f"{_plural(sentences, 'gold sentence')} in {gold} (one line per "
-                          "sentence; a trailing empty line counts as a sentence)", hypothesis)
+                          "sentence; a trailing empty line counts as a sentence); an output "
+                          "with other sentence boundaries: score --align, or `gecformats "
+                          "align`", hypothesis)
 
 
 def past_end_warning(gold: str, count: int, first: int) -> str:

@@ -142,7 +142,23 @@ def payload(run: Any, m: int) -> dict[str, Any]:
                  for i in range(run.sentences)]
     totals = [[t.counts["correct"], t.counts["proposed"], t.counts["gold"]] for t in run.totals[m]]
     return {"systems": list(run.names), "types": list(types), "totals": totals,
-            "layout": LAYOUT, "sentences": sentences}
+            "layout": LAYOUT, "sentences": sentences,
+            "links": [links(a) for a in getattr(run, "alignments", [])]}
+
+
+def links(alignment: Any) -> dict[str, list[Any]]:
+    """What ``score --align`` did to one system's lines, for the sentence cards: gold
+    sentence index (a string, 0-based) → ``[what, first line, last line, the hypothesis
+    lines]`` (1-based lines; :class:`~gecformats.convert.align.Link`) for every sentence
+    of a link that is not one line for one sentence; empty for a system taken as it was."""
+    if alignment is None:
+        return {}
+    out: dict[str, list[Any]] = {}
+    for link in alignment.links:
+        first, last = link.hypothesis_lines[0] + 1, link.hypothesis_lines[1]
+        for i in range(*link.sentences):
+            out[str(i)] = [link.what, first, last, list(link.hypothesis)]
+    return out
 
 
 def sentence_rows(stats: Sequence[Any], choices: Sequence[int], types: dict[str, int]

@@ -3,7 +3,7 @@
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("data").textContent);
-  var SYSTEMS = D.systems, TYPES = D.types, SENT = D.sentences;
+  var SYSTEMS = D.systems, TYPES = D.types, SENT = D.sentences, LINKS = D.links || [];
   var BLOCK = 20;
   var $ = function (id) { return document.getElementById(id); };
   var state = { system: -1, type: -1, outcome: "", q: "", differ: false, side: false, a: 0,
@@ -67,7 +67,14 @@
 
   function systemHtml(i, s) {
     var sent = SENT[i], r = sent[2][s], toks = tokens[i], gold = goldOf(sent, r);
-    var h = r[0] === 0 ? '<div class="hyp same">(source unchanged)</div>' : '<div class="hyp">' + esc(r[0]) + "</div>";
+    var link = LINKS[s] && LINKS[s][i], note = "";
+    if (link) {  // --align: this sentence's text came from a link that is not one line for one sentence
+      var lines = link[2] > link[1] ? "lines " + link[1] + "\u2013" + link[2] : link[2] === link[1] ? "line " + link[1] : "no line";
+      note = '<div class="link" title="' + esc(link[3].join("\n")) + '">aligned: ' + esc(link[0]) + " (hypothesis " +
+        lines + ")" + (link[3].length ? ": " + esc(link[3].join(" \u00b7 ").slice(0, 200)) : "") + "</div>";
+    }
+    var h = r[0] === 0 ? '<div class="hyp same">(source unchanged)' + note + "</div>" :
+      '<div class="hyp">' + esc(r[0]) + note + "</div>";
     var parts = ['<div class="sys" data-system="' + s + '"><div class="who"><span class="name">' + esc(SYSTEMS[s]) + "</span>",
       '<span class="ann" title="the annotator the scorer chose">ann. ' + (r[1] >= 0 ? sent[1][r[1]][0] : "none") + "</span>",
       '<span class="cnt" title="correct / proposed / gold">c/p/g ' + r[2] + "/" + r[3] + "/" + r[4] + "</span></div>", h,
