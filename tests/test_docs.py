@@ -77,6 +77,21 @@ def test_the_site_has_pages_with_examples() -> None:
     assert len(PAGES) > 30 and len(PYTHON) > 10 and len(CONSOLE) > 20
 
 
+def test_the_readme_is_short_and_its_quick_start_is_the_two_commands() -> None:
+    """The README says what gecformats is and links into docs/ (at most 300 lines); its Quick
+    start is the two commands .ci/run runs, and each link into docs/ names a page there."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert text.count("\n") <= 300
+    quick = text[text.index("## Quick start\n"):]
+    assert quick.startswith("## Quick start\n\n```sh\n"
+                            "pip install . && gecformats score fixtures/score/sample.hyp --gold fixtures/score/sample.m2\n"
+                            "pip install '.[test]' && pytest\n```\n")
+    links = re.findall(r"\]\((docs/[^)#]+)", text)
+    assert len(links) > 20
+    for link in links:
+        assert (ROOT / link).is_file(), link
+
+
 def test_every_example_is_in_a_python_block() -> None:
     for page in PAGES:
         text = page.read_text(encoding="utf-8")
