@@ -177,10 +177,13 @@ def test_console_blocks_print_what_they_show(tmp_path: Path, page: Path) -> None
     """The console blocks of a page run in order in one folder, as a reader of the page
     runs them (a block may read what an earlier one wrote)."""
     page_blocks = [b for b in CONSOLE if b.page == page]
-    for relative in _shared_paths("".join(b.text for b in page_blocks)):
-        shared_file(relative)
     checker = doctest.OutputChecker()
+    missing: list[str] = []
     for block in page_blocks:
+        needs = [r for r in _shared_paths(block.text) if not (SHARED / r).exists()]
+        if needs:  # the page's other blocks still run; the test skips (fails in CI) after
+            missing += needs
+            continue
         started = time.perf_counter()
         for command, want, got in run_console(block, tmp_path):
             want, got = normal(want), normal(got)
@@ -190,6 +193,8 @@ def test_console_blocks_print_what_they_show(tmp_path: Path, page: Path) -> None
                             f"{checker.output_difference(example, got, doctest.ELLIPSIS)}",
                             pytrace=False)
         print(f"{block.name}: {time.perf_counter() - started:.2f} s")
+    for relative in missing:
+        shared_file(relative)
 
 
 def test_console_blocks_parse() -> None:
