@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from gecformats.cli import _engine, app, user_errors
-from gecformats.cli.options import AlignOpt, SentenceCheckOpt, SpacyModelOpt, UnitOpt
+from gecformats.cli.options import Absent, AlignOpt, SentenceCheckOpt, SpacyModelOpt, UnitOpt
 from gecformats.errors import install_hint
 from gecformats.cli.options import (EngineName, EngineOpt, HypTokenizer, JobsOpt, MetricName,
                                     SchedulerOpt, ScoreFormat, SegmenterName, SegmentMode,
@@ -57,6 +57,13 @@ StrictOpt = Annotated[bool, typer.Option(
     "--strict", help="Warnings about the input (tokenization, gold edits past the end …) "
     "are errors.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+AnnotatorOpt = Annotated[Optional[int], typer.Option(
+    "--annotator", metavar="K", min=0, help="Score against annotator K of the gold alone "
+    "(a sentence without K: see --absent).")]
+AbsentOpt = Annotated[Optional[Absent], typer.Option(
+    "--absent", help="gleu, and --annotator: what an annotator absent from a sentence where "
+    "another made edits gets: the source, the first annotator's edits, or auto (first for "
+    "a gold with noop lines beside edits, as CoNLL-2014's).")]
 # ---------------------------------------------------------------- m2 (and errant)
 BetaOpt = Annotated[Optional[float], typer.Option(
     "--beta", help="m2, sentm2, errant, senterrant: beta of F-beta (default 0.5).")]
@@ -166,7 +173,7 @@ def score(
     tokenize: TokenizeOpt = None, segment: SegmentOpt = None, segmenter: SegmenterOpt = None,
     segment_map: SegmentMapOpt = None, strict: StrictOpt = False,
     no_sentence_check: SentenceCheckOpt = False, align: AlignOpt = False,
-    unit: UnitOpt = None,
+    unit: UnitOpt = None, annotator: AnnotatorOpt = None, absent: AbsentOpt = None,
     quiet: QuietOpt = False,
     beta: BetaOpt = None, max_unchanged_words: MaxUnchangedOpt = None,
     ignore_whitespace_casing: IgnoreWsOpt = False, max_edges: MaxEdgesOpt = None,
@@ -208,7 +215,8 @@ def score(
 score.help_sections = [  # type: ignore[attr-defined]
     ("Inputs and output", ["gold", "source", "ref", "gold_format", "metric", "output_format", "per_sentence",
                            "tokenize", "segment", "segmenter", "segment_map", "strict",
-                           "no_sentence_check", "align", "unit", "quiet"]),
+                           "no_sentence_check", "align", "unit", "annotator", "absent",
+                           "quiet"]),
     ("Intervals and tests (every metric)", ["ci", "paired_bs", "paired_ar", "resamples",
                                             "trials", "seed", "correction"]),
     ("Engines (same output)", ["jobs", "engine", "scheduler", "workers"]),
