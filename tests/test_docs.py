@@ -19,7 +19,8 @@ MODULES = ["gecformats.model", "gecformats.report", "gecformats.formats.m2", "ge
            "gecformats.metrics.gleu", "gecformats.metrics.py2order", "gecformats.formats.nucle", "gecformats.formats.bea",
            "gecformats.formats.c4edits", "gecformats.formats.fce", "gecformats.formats.conll",
            "gecformats.dist", "gecformats.formats", "gecformats.errors", "gecformats.metrics.significance",
-           "gecformats.metrics.resampling", "gecformats.metrics.request", "gecformats.convert.align"]
+           "gecformats.metrics.resampling", "gecformats.metrics.request", "gecformats.convert.align",
+           "gecformats.explain.settings"]
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 FENCE = re.compile(r"^( *)```python\n(.*?)^\1```", re.M | re.S)

@@ -41,7 +41,7 @@ FormatOpt = Annotated[ScoreFormat, typer.Option(
     "lines; M2, one system), errant (errant_compare's; ERRANT, one system).")]
 PerSentenceOpt = Annotated[Optional[str], typer.Option(
     "--per-sentence", metavar="FILE.tsv", help="Each sentence's chosen candidate and counts "
-    "per system and metric (TSV; '-': standard output, --format text).")]
+    "per system and metric (TSV; '-': stdout).")]
 TokenizeOpt = Annotated[Optional[HypTokenizer], typer.Option(
     "--tokenize", help="en: raw English, tokenized like the CoNLL gold; zh: raw Chinese "
     "against a `convert --tokenizer zh` gold.")]
@@ -58,12 +58,10 @@ StrictOpt = Annotated[bool, typer.Option(
     "are errors.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 AnnotatorOpt = Annotated[Optional[int], typer.Option(
-    "--annotator", metavar="K", min=0, help="Score against annotator K of the gold alone "
-    "(a sentence without K: see --absent).")]
+    "--annotator", metavar="K", help="Score against annotator K of the gold alone.")]
 AbsentOpt = Annotated[Optional[Absent], typer.Option(
-    "--absent", help="gleu, and --annotator: what an annotator absent from a sentence where "
-    "another made edits gets: the source, the first annotator's edits, or auto (first for "
-    "a gold with noop lines beside edits, as CoNLL-2014's).")]
+    "--absent", help="--annotator, gleu: what an absent annotator gets (auto: by the gold's "
+    "noop lines).")]
 # ---------------------------------------------------------------- m2 (and errant)
 BetaOpt = Annotated[Optional[float], typer.Option(
     "--beta", help="m2, sentm2, errant, senterrant: beta of F-beta (default 0.5).")]
