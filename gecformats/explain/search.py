@@ -407,9 +407,9 @@ class _Search:
                 break
             spent += 1
             self._serve(key, waiting.pop(key), waiting, rest)
-        estimate = self._estimator(claims)
         rest = [k for k in dict.fromkeys(rest) if k in waiting]
         while rest and spent < budget:
+            estimate = self._estimator(claims)  # with the singles scored so far
             # singles left for their own run (a restriction that could not be had) first
             rest.sort(key=lambda k: min((s.size, estimate(s)) for s in waiting[k]))
             key = rest.pop(0)
