@@ -322,6 +322,16 @@ TARGETS = [
     Target("align-gold", "align/gold.m2", [
         ["align", "{fixture:align/system.txt}", "--gold", "{in}", "-o", "{out}.txt"],
         ["align", "{fixture:score/sample.hyp}", "--gold", "{in}", "--gold-format", "m2"]], ".m2"),
+    Target("explain-hyp", "explain/system.txt", [
+        ["explain", "{in}", "--gold", "{fixture:explain/gold.m2}", "--claim", "0.5", "--budget", "4"],
+        ["explain", "{in}", "--gold", "{fixture:explain/gold.m2}", "--factor", "gold",
+         "--factor", "beta", "--format", "json"]], ".txt"),
+    Target("explain-gold", "explain/gold.m2", [
+        ["explain", "{fixture:explain/system.txt}", "--gold", "{in}", "--claim", "61", "--budget", "4",
+         "--gold-variant", "{fixture:explain/gold-alt.m2}"]], ".m2"),
+    Target("explain-table", "explain/claims.tsv", [
+        ["explain", "{fixture:explain/system.txt}", "--gold", "{fixture:explain/gold.m2}",
+         "--claim-table", "{in}", "--factor", "max-unchanged-words", "--budget", "3"]], ".tsv"),
     Target("ixml", "ixml/example.ixml", [
         ["validate", "{in}"], ["stats", "{in}"], ["convert", "{in}", "{out}.m2"],
         ["convert", "{in}", "{out}.xml", "--to", "ixml"], ["refs", "{in}", "-o", "{out}.txt"],

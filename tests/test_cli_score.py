@@ -608,3 +608,70 @@ def test_every_edit_metric_says_how_text_edits_were_had(metric):
     m2 = CliRunner().invoke(app, ["score", str(FIXTURES / "m2/errant.m2"), "--gold",
                                   str(FIXTURES / "m2/errant.m2"), "--metric", metric])
     assert m2.exit_code == 0 and "|hyp:m2|" in m2.stdout and "own aligner" not in m2.stderr
+
+
+# ------------------------------------------------------------------ --annotator
+
+
+EXPLAIN = FIXTURES / "explain"
+
+
+def _one_annotator_gold(tmp_path: Path, k: int, policy: str) -> Path:
+    """``EXPLAIN/gold.m2`` with annotator ``k`` alone, written by hand: a sentence without
+    it where another made edits gets annotator 0's edits (``first``) or none."""
+    blocks = (EXPLAIN / "gold.m2").read_text(encoding="utf-8").strip().split("\n\n")
+    out = []
+    for block in blocks:
+        lines = block.split("\n")
+        mine = [a for a in lines[1:] if a.endswith(f"|||{k}")]
+        edits = [a for a in lines[1:] if "|||noop|||" not in a]
+        if not mine and edits and policy == "first":
+            mine = [a.rsplit("|||", 1)[0] + f"|||{k}" for a in lines[1:] if a.endswith("|||0")]
+        out.append("\n".join([lines[0]] + mine))
+    path = tmp_path / f"gold.{k}.{policy}.m2"
+    path.write_text("\n\n".join(out) + "\n\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("k, policy", [(0, "first"), (1, "first"), (1, "source")])
+def test_annotator_alone_equals_a_gold_of_that_annotator(tmp_path: Path, k: int,
+                                                          policy: str) -> None:
+    hyp = EXPLAIN / "system.txt"
+    code, alone, err = score(hyp, "--gold", EXPLAIN / "gold.m2", "--annotator", k,
+                             "--absent", policy, "--format", "json")
+    assert code == 0, err
+    code, written, _ = score(hyp, "--gold", _one_annotator_gold(tmp_path, k, policy),
+                             "--format", "json")
+    assert code == 0
+    a, b = json.loads(alone), json.loads(written)
+    assert (a["precision"], a["recall"], a["f"]) == (b["precision"], b["recall"], b["f"])
+    filled = "" if k == 0 else f"+absent-{policy}"  # annotator 1 is absent from sentence 2
+    assert f"|annotator:{k}{filled}|" in a["signature"]
+
+
+def test_annotator_auto_takes_first_for_a_gold_with_noop_lines_beside_edits() -> None:
+    hyp, gold = EXPLAIN / "system.txt", EXPLAIN / "gold.m2"
+    _, auto, err = score(hyp, "--gold", gold, "--annotator", 1)
+    _, first, _ = score(hyp, "--gold", gold, "--annotator", 1, "--absent", "first")
+    assert auto == first and "took the first annotator's edits (--absent auto" in err
+
+
+def test_annotator_refusals() -> None:
+    hyp, gold = EXPLAIN / "system.txt", EXPLAIN / "gold.m2"
+    code, _, err = score(hyp, "--gold", gold, "--annotator", 7)
+    assert code == 2 and "has no annotator 7 (its annotators: 0, 1)" in err
+    code, _, err = score(hyp, "--gold", gold, "--absent", "source")
+    assert code == 2 and "--absent goes with --metric gleu or --annotator" in err
+    code, _, err = score(hyp, "--gold", gold, "--annotator", 1, "-v")
+    assert code == 2 and "--annotator" in err
+
+
+@pytest.mark.shared(COMBINED)
+@pytest.mark.parametrize("k, expected", [(0, "0.2269"), (1, "0.2629")])
+def test_annotator_alone_on_conll14_is_the_official_single_annotator_gold(
+        k: int, expected: str) -> None:
+    """reference/README.md §1.2: AMU against official-2014.{0,1}.m2, which is the combined
+    file's annotator alone, its absent sentences taking annotator 0's edits."""
+    code, out, _ = score(SHARED / CONLL / "official_submissions/AMU", "--gold",
+                         SHARED / COMBINED, "--annotator", k, "-q")
+    assert code == 0 and f"F0.5       {expected}" in out

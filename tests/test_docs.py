@@ -32,7 +32,8 @@ MODULES = ["gecformats.model", "gecformats.report", "gecformats.formats.m2", "ge
            "gecformats.metrics.gleu", "gecformats.metrics.py2order", "gecformats.formats.nucle", "gecformats.formats.bea",
            "gecformats.formats.c4edits", "gecformats.formats.fce", "gecformats.formats.conll",
            "gecformats.dist", "gecformats.formats", "gecformats.errors", "gecformats.metrics.significance",
-           "gecformats.metrics.resampling", "gecformats.metrics.request", "gecformats.convert.align"]
+           "gecformats.metrics.resampling", "gecformats.metrics.request", "gecformats.convert.align",
+           "gecformats.explain.settings"]
 
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(p for p in DOCS.rglob("*.md"))]

@@ -252,7 +252,7 @@ def _reflow(doc: str) -> str:
 # the commands register themselves on `app`, in this order (that of --help), after
 # everything above, which they import
 from gecformats.cli import (convert, stats, validate, refs, score, gleu,  # noqa: E402, F401
-                            imeasure, correlate, metaeval, report, align)
+                            imeasure, correlate, metaeval, report, align, explain)
 
 
 for _info in app.registered_commands:

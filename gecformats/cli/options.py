@@ -144,7 +144,7 @@ class ScoreUnit(str, Enum):
 
 UnitOpt = Annotated[Optional[ScoreUnit], typer.Option(
     "--unit", help="sentence: as --align; document: each document of the gold one unit "
-    "(as MultiGEC-2025 scores essays).")]
+    "(MultiGEC).")]
 AlignOpt = Annotated[bool, typer.Option(
     "--align", help="Re-segment outputs whose lines are not the gold's sentences "
     "(`gecformats align`).")]

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from gecformats.cli import _engine, app, user_errors
-from gecformats.cli.options import AlignOpt, SentenceCheckOpt, SpacyModelOpt, UnitOpt
+from gecformats.cli.options import Absent, AlignOpt, SentenceCheckOpt, SpacyModelOpt, UnitOpt
 from gecformats.errors import install_hint
 from gecformats.cli.options import (EngineName, EngineOpt, HypTokenizer, JobsOpt, MetricName,
                                     SchedulerOpt, ScoreFormat, SegmenterName, SegmentMode,
@@ -41,7 +41,7 @@ FormatOpt = Annotated[ScoreFormat, typer.Option(
     "lines; M2, one system), errant (errant_compare's; ERRANT, one system).")]
 PerSentenceOpt = Annotated[Optional[str], typer.Option(
     "--per-sentence", metavar="FILE.tsv", help="Each sentence's chosen candidate and counts "
-    "per system and metric (TSV; '-': standard output, --format text).")]
+    "per system and metric (TSV; '-': stdout).")]
 TokenizeOpt = Annotated[Optional[HypTokenizer], typer.Option(
     "--tokenize", help="en: raw English, tokenized like the CoNLL gold; zh: raw Chinese "
     "against a `convert --tokenizer zh` gold.")]
@@ -57,6 +57,11 @@ StrictOpt = Annotated[bool, typer.Option(
     "--strict", help="Warnings about the input (tokenization, gold edits past the end …) "
     "are errors.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+AnnotatorOpt = Annotated[Optional[int], typer.Option(
+    "--annotator", metavar="K", help="Score against annotator K of the gold alone.")]
+AbsentOpt = Annotated[Optional[Absent], typer.Option(
+    "--absent", help="--annotator, gleu: what an absent annotator gets (auto: by the gold's "
+    "noop lines).")]
 # ---------------------------------------------------------------- m2 (and errant)
 BetaOpt = Annotated[Optional[float], typer.Option(
     "--beta", help="m2, sentm2, errant, senterrant: beta of F-beta (default 0.5).")]
@@ -166,7 +171,7 @@ def score(
     tokenize: TokenizeOpt = None, segment: SegmentOpt = None, segmenter: SegmenterOpt = None,
     segment_map: SegmentMapOpt = None, strict: StrictOpt = False,
     no_sentence_check: SentenceCheckOpt = False, align: AlignOpt = False,
-    unit: UnitOpt = None,
+    unit: UnitOpt = None, annotator: AnnotatorOpt = None, absent: AbsentOpt = None,
     quiet: QuietOpt = False,
     beta: BetaOpt = None, max_unchanged_words: MaxUnchangedOpt = None,
     ignore_whitespace_casing: IgnoreWsOpt = False, max_edges: MaxEdgesOpt = None,
@@ -208,7 +213,8 @@ def score(
 score.help_sections = [  # type: ignore[attr-defined]
     ("Inputs and output", ["gold", "source", "ref", "gold_format", "metric", "output_format", "per_sentence",
                            "tokenize", "segment", "segmenter", "segment_map", "strict",
-                           "no_sentence_check", "align", "unit", "quiet"]),
+                           "no_sentence_check", "align", "unit", "annotator", "absent",
+                           "quiet"]),
     ("Intervals and tests (every metric)", ["ci", "paired_bs", "paired_ar", "resamples",
                                             "trials", "seed", "correction"]),
     ("Engines (same output)", ["jobs", "engine", "scheduler", "workers"]),

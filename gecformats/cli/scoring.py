@@ -59,8 +59,11 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
     options = dict(given)
     if "filter" in options:
         options["filter"] = tuple(options["filter"])
-    # with --ref the extractor makes the gold too: every metric takes it then
+    # with --ref the extractor makes the gold too: every metric takes it then; with
+    # --annotator, --absent says what its absent sentences get
     shared = {"extractor", "spacy-model"} if refs else set()
+    if params["annotator"] is not None:
+        shared.add("absent")
     declined: list[str] = []
     metrics = build_metrics(names, options, list(options), shared, declined)
     for metric in metrics:  # those that read the gold themselves (GLEU's first pass)
@@ -87,7 +90,8 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
         segment_map, resampling, params["strict"], params["jobs"], refs=refs,
         extractor=params["extractor"] or "lcs", spacy_model=params["spacy_model"],
         check_sentences=not params["no_sentence_check"], option_warnings=declined,
-        align=params["align"], unit=_v(params["unit"]))
+        align=params["align"], unit=_v(params["unit"]), annotator=params["annotator"],
+        absent=_v(params["absent"]) or "auto")
 
 
 def _gold(params: dict[str, Any]) -> tuple[str, list[str]]:
@@ -210,6 +214,9 @@ def _trace(request: Any, params: dict[str, Any], trace: Any) -> Any:
     if request.refs:
         raise UsageError("'--verbose' traces an M2 gold (--gold); with --source and --ref, "
                          "score without it")
+    if request.annotator is not None:
+        raise UsageError("'--verbose' traces the whole gold; with --annotator, score without "
+                         "it")
     request.check()
     m = metrics[0]
     plain = m.mode == "correction" and not m.bonus

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -222,6 +222,89 @@ class GoldFit:
         """The warning of the edits left out (none when every edit fits)."""
         return [past_end_warning(self.gold, self.past_end, self.first)] if self.past_end \
             else []
+
+
+class OneAnnotator:
+    """One annotator of a gold alone (``score --annotator K``): each gold sentence keeps
+    annotator ``K``'s edits only.  A sentence without annotator ``K`` where another annotator
+    made edits gets, as GLEU's references of absent annotators (``--absent``), the first
+    present annotator's edits (``first``: the CoNLL-2014 combined file leaves annotator 1
+    out where its edits equal annotator 0's) or none (``source``); ``auto`` takes ``first``
+    for a gold that writes ``noop`` lines beside other annotators' edits, else ``source``
+    (:func:`~gecformats.convert.extract.noop_beside_edits`).  A sentence where nobody made
+    an edit keeps none.
+
+    Args:
+        gold: the gold's name (in messages).
+        annotator: ``K``.
+        absent: ``auto``, ``first`` or ``source``.
+        sentences: the gold's sentences, for the first pass (its annotators, the ``auto``
+            policy).
+
+    Raises:
+        UsageError: an unknown policy, an annotator the gold does not have.
+    """
+
+    def __init__(self, gold: str, annotator: int, absent: str,
+                 sentences: Iterable[Any]) -> None:
+        from gecformats.convert.extract import noop_beside_edits
+        from gecformats.errors import UsageError
+
+        if absent not in ("auto", "first", "source"):
+            raise UsageError(f"unknown absent-annotator policy {absent!r} (known: auto, "
+                             "first, source)")
+        seen: set[int] = set()
+        explicit = False
+        for sentence in sentences:
+            seen.update(k for k in sentence.annotators if k >= 0)
+            explicit = explicit or noop_beside_edits(sentence)
+        if annotator not in seen:
+            known = ", ".join(map(str, sorted(seen))) or "none"
+            raise UsageError(f"--annotator {annotator}: {gold} has no annotator {annotator} "
+                             f"(its annotators: {known})")
+        self.gold, self.annotator, self.absent = gold, annotator, absent
+        self.auto = "first" if explicit else "source"
+        self.policy = absent if absent != "auto" else self.auto
+        self.filled = 0
+
+    def keep(self, sentence: Any, count: bool = False) -> Any:
+        """``sentence`` with annotator ``K`` alone (see the class); ``count``: count it
+        in :meth:`notes` when it lacked annotator ``K`` (once per sentence: the reading
+        that scores)."""
+        k = self.annotator
+        annotators = sentence.annotators
+        if k in annotators:
+            return replace(sentence, annotators={k: annotators[k]})
+        present = [a for a in sorted(annotators) if a >= 0]
+        edits: tuple[Any, ...] = ()
+        if any(annotators[a] for a in present):  # another annotator made edits
+            self.filled += count
+            if self.policy == "first":
+                edits = tuple(replace(e, annotator=k) for e in annotators[present[0]])
+        return replace(sentence, annotators={k: edits})
+
+    def field(self) -> str:
+        """The signature field: ``annotator:K``, with ``+absent-first`` or
+        ``+absent-source`` when a sentence lacked annotator ``K``."""
+        return f"annotator:{self.annotator}" + (f"+absent-{self.policy}" if self.filled else "")
+
+    def notes(self) -> list[str]:
+        """What was done to the sentences without annotator ``K`` (none when every
+        sentence had it)."""
+        if not self.filled:
+            return []
+        took = ("the first annotator's edits" if self.policy == "first" else "no edit "
+                "(the source)")
+        why = {("auto", "first"): " (--absent auto: the file writes 'noop' beside other "
+                                  "annotators' edits, so a missing annotator repeats "
+                                  "another's; --absent source for no edit)",
+               ("auto", "source"): " (--absent auto: the file never writes 'noop' beside "
+                                   "another annotator's edits; --absent first for the "
+                                   "first annotator's)"}.get((self.absent, self.policy), "")
+        count = self.filled
+        return [f"{self.gold}: annotator {self.annotator} alone: {count} sentence"
+                f"{'s' * (count != 1)} without annotator {self.annotator} where another "
+                f"made edits took {took}{why}"]
 
 
 def past_end_warning(gold: str, count: int, first: int) -> str:

@@ -69,6 +69,9 @@ class Evaluation:
     alignments: list[Any] = field(default_factory=list)
     """Per system, the :class:`~gecformats.convert.align.Alignment` its text was
     re-segmented by, or ``None`` (taken as it was)."""
+    annotator: str | None = None
+    """``annotator:K`` (``+absent-first`` …) when scored against one annotator of the gold
+    (``--annotator``), else ``None``."""
     info: list[str] = field(default_factory=list)
     """What was done to the inputs, said as notes (each re-segmented hypothesis: what
     became of its lines)."""
@@ -81,10 +84,12 @@ class Evaluation:
         """What every signature of this run adds about its inputs:
         ``|gold-file:NAME@HASH``, ``|align:yes`` when the hypotheses were re-segmented
         where they needed it (``--align``), and ``|sentences:unchecked`` when they were not
-        checked to be the gold's sentences (``--no-sentence-check``)."""
+        checked to be the gold's sentences (``--no-sentence-check``); ``|annotator:K`` when
+        scored against one annotator of the gold (``--annotator``)."""
         fields = f"|{self.gold_file}" if self.gold_file else ""
         fields += "|align:yes" if self.aligned else ""
         fields += "|unit:document" if self.unit == "document" else ""
+        fields += f"|{self.annotator}" if self.annotator else ""
         return fields + ("" if self.checked else "|sentences:unchecked")
 
 
@@ -112,7 +117,8 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
              lines: Callable[[str], Iterator[tuple[int, str]]] | None = None,
              mismatch: Callable[[str, int, int], GecFormatError] | None = None,
              gold_name: str | None = None, check_sentences: bool = True,
-             align: bool = False, unit: str | None = None) -> Evaluation:
+             align: bool = False, unit: str | None = None, annotator: int | None = None,
+             absent: str = "auto") -> Evaluation:
     """Score every hypothesis file with every metric against one gold file, read once.
 
     Args:
@@ -152,6 +158,11 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
             document a line), or one line per gold sentence (joined), or any other
             segmentation (aligned onto the sentences, then joined).  The signature says
             ``unit:document``.
+        annotator, absent: score against annotator ``annotator`` of the gold alone
+            (:class:`~gecformats.metrics.inputs.OneAnnotator`; ``absent``: what a sentence
+            without it where another annotator made edits gets, ``auto``, ``first`` or
+            ``source``); the signature says ``annotator:K``.  The gold is read twice (a
+            file, not standard input).
 
     The checks of the inputs are made here, once, for every metric: the gold's edits past
     the end of their sentence are left out with one warning
@@ -191,7 +202,8 @@ def _evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathL
               lines: Callable[[str], Iterator[tuple[int, str]]] | None,
               mismatch: Callable[[str, int, int], GecFormatError] | None,
               gold_name: str | None, check_sentences: bool, align: bool,
-              unit: str | None) -> Evaluation:
+              unit: str | None, annotator: int | None = None, absent: str = "auto"
+              ) -> Evaluation:
     """:func:`evaluate`'s work (its arguments, all given)."""
     from gecformats.metrics.score import InputCheck
 
@@ -212,17 +224,31 @@ def _evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathL
     if (align or unit) and front_end:
         raise UsageError("--align and --unit are for `gecformats score`")
     fit = GoldFit(label)
+    one = None
+    if annotator is not None:
+        from gecformats.metrics.inputs import OneAnnotator
+
+        if front_end:
+            raise UsageError("--annotator is for `gecformats score`")
+        if gold == "-":
+            raise UsageError("--annotator reads the gold twice (its annotators first): give "
+                             "a file, not standard input")
+        one = OneAnnotator(label, annotator, absent, _read_gold(gold, gold_format))
+
+    def read_gold(count: bool = False) -> Iterator[Sentence]:
+        sentences = _read_gold(gold, gold_format)
+        return sentences if one is None else (one.keep(s, count) for s in sentences)
+
     if unit == "document":
         reader.documents(gold, gold_format)
-        gold_items = documents(fit.fit(n, s) for n, s in
-                               enumerate(_read_gold(gold, gold_format), 1))
+        gold_items = documents(fit.fit(n, s) for n, s in enumerate(read_gold(True), 1))
     elif align:
         reader.align(gold, gold_format, label)
     view = None
     if not front_end:
         def units() -> Iterable[Sentence]:
             quiet = GoldFit(label)  # warned about once, by the pipeline's own
-            fitted = (quiet.fit(n, s) for n, s in enumerate(_read_gold(gold, gold_format), 1))
+            fitted = (quiet.fit(n, s) for n, s in enumerate(read_gold(), 1))
             return documents(fitted) if unit == "document" else fitted
 
         view = GoldView(units, {"unit": unit, "align": align})
@@ -232,7 +258,7 @@ def _evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathL
     matching = [Correspondence(source_name(p), label, align_hint(
         source_name(p), label, source=gold_name is not None)) for p in paths] \
         if check_sentences else None
-    gold_stream = _read_gold(gold, gold_format) if gold_items is None else gold_items
+    gold_stream = read_gold(True) if gold_items is None else gold_items
 
     def differ(_names: list[str], counts: list[int]) -> GecFormatError:
         k = next(i for i in range(1, len(counts)) if counts[i] != counts[0])
@@ -300,7 +326,9 @@ def _evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathL
     return Evaluation(paths, system_names(paths), list(metrics), stats, totals, count,
                       once(warnings, paths), reader.preprocess, reader.m2,
                       gold_file=gold_field(gold, gold_name), checked=check_sentences,
-                      notes=once(notes, paths), aligned=align, unit=unit,
+                      notes=once(notes + (one.notes() if one is not None else []), paths),
+                      aligned=align, unit=unit,
+                      annotator=one.field() if one is not None else None,
                       alignments=list(reader.alignments),
                       info=[a.summary(source_name(p), label)
                             for p, a in zip(paths, reader.alignments) if a is not None])
@@ -451,6 +479,17 @@ def _run(tasks: Iterator[Any], jobs: int, engine: Any) -> Iterator[tuple[int, li
 
 
 # ------------------------------------------------------------------ reading
+
+
+def gold_sentences(gold: str, gold_format: str | None = None) -> Iterator[Sentence]:
+    """The sentences of a token-level gold file as :func:`evaluate` reads them (before
+    the edits that do not fit are left out), streaming.
+
+    Raises:
+        GecFormatError: a gold that is not token-level, or malformed.
+        UsageError: a format that cannot be inferred.
+    """
+    return _read_gold(gold, gold_format)
 
 
 def _read_gold(gold: str, gold_format: str | None) -> Iterator[Sentence]:

@@ -28,7 +28,7 @@ from gecformats.metrics.base import Metric
 
 PIPELINE_OPTIONS = frozenset({
     "gold", "source", "ref", "gold-format", "metric", "format", "per-sentence", "tokenize", "segment", "segmenter",
-    "segment-map", "strict", "no-sentence-check", "align", "unit", "ci", "paired-bs", "paired-ar", "resamples", "trials", "seed",
+    "segment-map", "strict", "no-sentence-check", "align", "unit", "annotator", "ci", "paired-bs", "paired-ar", "resamples", "trials", "seed",
     "correction", "jobs", "engine", "scheduler", "workers", "quiet", "verbose"})
 """Options every metric takes (the pipeline's, the statistics', the output's)."""
 
@@ -57,7 +57,8 @@ def takers(option: str) -> list[str]:
     return out
 
 
-_HINTS = {"mode": " (ERRANT's modes cs, cse, ds, dt are --errant-mode)"}
+_HINTS = {"mode": " (ERRANT's modes cs, cse, ds, dt are --errant-mode)",
+          "absent": " or --annotator"}
 """What the refusal of an option no chosen metric takes adds, where a like-named option is
 meant."""
 
@@ -141,6 +142,10 @@ class ScoreRequest:
     (``--align``)."""
     unit: str | None = None
     """``document``: each document of the gold one unit; ``sentence``: as ``align``."""
+    annotator: int | None = None
+    """Score against this annotator of the gold alone (``--annotator``)."""
+    absent: str = "auto"
+    """With ``annotator``: what a sentence without it gets (``--absent``)."""
     option_warnings: list[str] = field(default_factory=list)
     """Options given that a chosen metric does not follow (:func:`build_metrics`)."""
 
@@ -238,7 +243,8 @@ def run_score(request: ScoreRequest, progress: Callable[[int], None] | None = No
                        jobs=request.jobs, engine=request.engine, progress=progress,
                        gold_name=request.gold if request.refs else None,
                        check_sentences=request.check_sentences, align=request.align,
-                       unit=request.unit)
+                       unit=request.unit, annotator=request.annotator,
+                       absent=request.absent)
         run.gold_origin = origin
     warnings = list(request.option_warnings) + list(run.warnings) + list(run.notes)
     if request.strict and run.warnings:
