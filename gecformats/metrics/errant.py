@@ -633,7 +633,7 @@ class ErrantMetric(Metric):
         """The :meth:`sentence_fields` and the sentence's ``p``, ``r``, ``f`` of the chosen
         pair, by ERRANT's ``computeFScore`` (:func:`f_score`, rounded to 4 places)."""
         fields = self.sentence_fields(stats, choice)
-        if "f" not in fields:  # SentERRANT's fields have them already
+        if self.sentence_score not in fields:  # SentERRANT's (and CLEME's) have their own
             fields.update(zip("prf", f_score(fields["tp"], fields["fp"], fields["fn"],
                                              self.beta)))
         return fields

@@ -248,7 +248,7 @@ class M2Metric(Metric):
         counts, by the scorer's arithmetic (P = 1 with nothing proposed, R = 1 with
         nothing gold)."""
         fields = self.sentence_fields(stats, choice)
-        if "f" not in fields:  # SentM2's fields have them already
+        if self.sentence_score not in fields:  # SentM2's fields have them already
             fields.update(zip("prf", maxmatch.precision_recall_f(
                 fields["correct"], fields["proposed"], fields["gold"], self.beta)))
         return fields
