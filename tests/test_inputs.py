@@ -11,8 +11,6 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from conftest import FIXTURES, shared_file
@@ -418,6 +416,10 @@ def test_meta_eval_warns_of_an_impossible_m2_score(tmp_path: Path) -> None:
                          "--metric", "m2", "--quiet")
     assert code == 0 and out
     assert "is overstated" in err and f"{gold} (its sentences at the subset ids)" in err
+
+
+from hypothesis import given, settings  # noqa: E402  (the property test below)
+from hypothesis import strategies as st  # noqa: E402
 
 
 @settings(max_examples=400, deadline=None)
