@@ -236,6 +236,24 @@ def test_sentence_scores_are_the_per_sentence_rows(tmp_path: Path, metric: str) 
         assert score is None if metric == "imeasure" else isinstance(score, (int, float))
 
 
+def test_sentence_scores_of_an_m2_hypothesis_and_raw_text(tmp_path: Path) -> None:
+    # an M2 hypothesis: its first annotator, as score reads it
+    with pytest.warns(gecformats.GecFormatWarning, match="up to 2 annotators"):
+        records = gecformats.sentence_scores(GOLD, GOLD)
+    assert _rows(records, "m2", "") == \
+        _per_sentence(tmp_path, GOLD, GOLD, "m2")[1:]
+    raw = ["The cat sat on the mat.", "He went to school every day.",
+           "This sentence is correct.", "I like the music."]
+    tokenized = gecformats.sentence_scores(raw, GOLD, tokenize="en")
+    hyp = tmp_path / "raw.txt"
+    hyp.write_text("\n".join(raw) + "\n", encoding="utf-8")
+    code, _, err = cli("score", hyp, "--gold", GOLD, "--tokenize", "en", "--per-sentence",
+                       tmp_path / "raw.tsv")
+    assert code == 0, err
+    rows = (tmp_path / "raw.tsv").read_text(encoding="utf-8").splitlines()[1:]
+    assert _rows(tokenized, "m2", "") == rows
+
+
 def test_sentence_scores_of_m2_and_sentm2() -> None:
     m2 = gecformats.sentence_scores(HYP, GOLD)
     assert [(s.annotator, s.correct, s.proposed, s.gold) for s in m2] == [

@@ -164,7 +164,8 @@ CorrectionOpt = Annotated[Optional[str], typer.Option(
 def score(
     ctx: typer.Context, hypotheses: HypothesesArg, gold: GoldOpt = None,
     source: SourceOpt = None, ref: RefOpt = None, gold_format: GoldFormatOpt = None, metric: MetricOpt = None,
-    output_format: FormatOpt = ScoreFormat.text, output: OutputsOpt = None, per_sentence: PerSentenceOpt = None,
+    output_format: FormatOpt = ScoreFormat.text, output: OutputsOpt = None,
+    per_sentence: PerSentenceOpt = None,
     tokenize: TokenizeOpt = None, segment: SegmentOpt = None, segmenter: SegmenterOpt = None,
     segment_map: SegmentMapOpt = None, strict: StrictOpt = False,
     no_sentence_check: SentenceCheckOpt = False, align: AlignOpt = False,
@@ -202,7 +203,7 @@ def score(
 
     given = given_options(ctx)
     with user_errors():
-        outputs = outputs_of(ctx.params, given)
+        outputs = outputs_of(ctx.params)
         request = request_from(ctx.params, given)
         request.formats = [f for _, f in outputs]
     with user_errors(), _engine(engine, scheduler, workers, None) as running:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from collections.abc import Sequence
 from contextlib import ExitStack
 from typing import Any
 
@@ -57,7 +58,7 @@ def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
     return make_request(values, given)
 
 
-def outputs_of(params: dict[str, Any], given: dict[str, Any]) -> list[tuple[str, str]]:
+def outputs_of(params: dict[str, Any]) -> list[tuple[str, str]]:
     """The ``-o`` files of ``score`` and the format of each (by suffix).
 
     Raises:
@@ -82,7 +83,7 @@ TRACED = ("text", "json", "m2scorer")
 
 
 def run_request(request: Any, params: dict[str, Any], engine: Any, quiet: bool,
-                outputs: list[tuple[str, str]] = (), stdout: bool = True) -> None:  # type: ignore[assignment]
+                outputs: Sequence[tuple[str, str]] = (), stdout: bool = True) -> None:
     """Run ``request`` and print what it gives (warnings on standard error): the scores on
     standard output (unless ``stdout`` is false) and in each ``outputs`` file (path,
     format), every rendering from the one run; the files and the ``--per-sentence`` table
