@@ -297,6 +297,11 @@ def test_sentence_scores_refusals(tmp_path: Path) -> None:
     assert len(gecformats.sentence_scores(other * 2, gold, check_sentences=False)) == 8
     with pytest.raises(gecformats.UsageError, match="goes with metric"):
         gecformats.sentence_scores(lines, GOLD, "m2", errant_mode="ds")
+    targets = FIXTURES / "m2" / "cherrant.m2.char"  # a gold M2 cannot score: located
+    with pytest.raises(gecformats.GecFormatError, match=r"^\S+cherrant.m2.char:2: sentence 1"):
+        gecformats.sentence_scorer(targets, gold_format="m2")
+    with pytest.raises(gecformats.GecFormatError, match="^<sentences>: sentence 1: has ChERRANT"):
+        gecformats.sentence_scorer(gecformats.read(targets, format="m2"))
 
 
 @pytest.mark.shared(COMBINED)

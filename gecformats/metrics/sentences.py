@@ -131,6 +131,9 @@ class SentenceScorer:
             try:
                 self.prepared.append(self.metric.prepare(sentence))
             except GecFormatError as exc:
+                if not on_file:  # nothing to read a line from
+                    raise GecFormatError(f"sentence {number}: {exc.message}", self.gold,
+                                         None, exc.kind) from None
                 raise _Failure(exc, None).error([], self.gold, number) from None
         self._sources = [grams(s.source) for s in self.sentences] if check_sentences else None
         # the reader of hypotheses given as strings (never M2, never a file)
