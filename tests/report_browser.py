@@ -1,5 +1,5 @@
 """Headless Chromium on a gecformats report: the browser tests' driver, and the script that
-makes the README's screenshots.
+makes the documentation's screenshots (docs/).
 
     python tests/report_browser.py docs/
 
@@ -144,7 +144,7 @@ def conll_report(output: Path) -> Any:
 
 
 def main(argv: list[str]) -> int:
-    """``report_browser.py FOLDER``: the README's screenshots in FOLDER."""
+    """``report_browser.py FOLDER``: the documentation's screenshots in FOLDER."""
     found = find_browser()
     if found is None or not CONLL.exists():
         print("needs selenium, chromium, chromedriver and ../shared/corpora/conll14",

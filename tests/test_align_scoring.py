@@ -9,37 +9,16 @@ import random
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from conftest import FIXTURES, shared_file
-from gecformats.cli import app
+from inputs_helpers import GOLD, METRICS, SYSTEM, lines, run, write
 from gecformats.convert.documents import documents, merge, sizes
 from gecformats.formats import m2
 from gecformats.metrics.m2 import M2Metric
 from gecformats.metrics.pipeline import evaluate
 
-GOLD = FIXTURES / "inputs" / "gold.m2"
-SYSTEM = FIXTURES / "inputs" / "system.txt"
 ESSAYS_GOLD = FIXTURES / "inputs" / "essays.m2"
 ESSAYS = FIXTURES / "inputs" / "essays.txt"
-METRICS = ["m2", "errant", "gleu", "imeasure", "green", "sentm2", "senterrant", "gotoscorer",
-           "cleme", "cleme2"]
-
-
-def run(*args: object) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, [str(a) for a in args])
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def lines() -> list[str]:
-    return SYSTEM.read_text(encoding="utf-8").splitlines()
-
-
-def write(path: Path, rows: list[str]) -> Path:
-    path.write_text("".join(r + "\n" for r in rows), encoding="utf-8")
-    return path
 
 
 def resegmented(tmp_path: Path) -> Path:

@@ -516,9 +516,10 @@ def test_every_mention_of_the_edge_limit_gives_the_default_in_force() -> None:
     from maxmatch import DEFAULT_MAX_EDGES
 
     assert f"Default {DEFAULT_MAX_EDGES}." in USAGE
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    said = re.findall(r"--max-edges N` \(default ([\d,]+)", readme)
-    said += re.findall(r"\[--max-edges (\d+)\]", readme)
+    root = Path(__file__).resolve().parent.parent
+    docs = "".join(p.read_text(encoding="utf-8") for p in [root / "README.md", *(root / "docs").rglob("*.md")])
+    said = re.findall(r"--max-edges N` \(default ([\d,]+)", docs)
+    said += re.findall(r"\[--max-edges (\d+)\]", docs)
     assert len(said) >= 3 and {s.replace(",", "") for s in said} == {str(DEFAULT_MAX_EDGES)}
 
 
@@ -539,13 +540,14 @@ def test_top_level_help_and_description_say_what_there_is() -> None:
 
 
 @pytest.mark.parametrize("command", ["score", "report", "meta-eval"])
-def test_the_readme_command_line_names_every_registered_metric(command: str) -> None:
+def test_the_command_line_synopsis_names_every_registered_metric(command: str) -> None:
     import re
 
     from gecformats.metrics.request import METRICS
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    summary = readme[readme.index("\n## Command line"):]
+    page = Path(__file__).resolve().parent.parent / "docs" / "reference" / "command-line.md"
+    text = page.read_text(encoding="utf-8")
+    summary = text[text.index("\n## Synopsis"):]
     start = summary.index(f"\ngecformats {command} ")
     names = re.search(r"\[--metric ([\w|]+) \.\.\.\]", summary[start:]).group(1)  # type: ignore[union-attr]
     assert set(METRICS) <= set(names.split("|"))

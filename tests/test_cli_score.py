@@ -138,7 +138,9 @@ def test_line_count_mismatch_writes_nothing(tmp_path: Path) -> None:
     code, out, err = score(hyp, "--gold", GOLD, "--verbose", "--per-sentence", tsv)
     assert code == 1 and out == "" and not tsv.exists()
     assert err == (f"gecformats: {hyp}: 1 hypothesis line for 4 gold sentences in {GOLD} "
-                   "(one line per sentence; a trailing empty line counts as a sentence)\n")
+                   "(one line per sentence; a trailing empty line counts as a sentence); an "
+                   "output with other sentence boundaries: score --align, or `gecformats "
+                   "align`\n")
 
 
 def test_crlf_and_gzip_hypothesis(tmp_path: Path) -> None:

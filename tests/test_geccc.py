@@ -208,8 +208,9 @@ def test_the_m2_gives_the_corpus_input_and_gold(tmp_path: Path, split: str, unit
     ("test", "sentence", 1187), ("test", "paragraph", 372),
 ])
 def test_unicode_tokenizer_against_the_m2_tokens(split: str, level: str, expected: int) -> None:
-    """The README's table: the unicode tokenizer on the .input lines gives the M2's own
-    source tokens for about 90 % of the sentences (nltk's English: 85 %)."""
+    """The table of docs/reference/formats/geccc.md: the unicode tokenizer on the .input
+    lines gives the M2's own source tokens for about 90 % of the sentences (nltk's English:
+    85 %)."""
     from gecformats.tokenize import get_tokenizer
 
     base = shared_file(f"corpora/geccc/data/{split}/{level}.m2")

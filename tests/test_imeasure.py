@@ -266,7 +266,7 @@ def test_conll2014_first_100_overall(tmp_path):
 
 def test_no_mix_reproduces_the_published_values():
     """Grundkiewicz et al.'s I-measure values of the CoNLL-2014 systems are ieval.py with
-    -nomix on the converted test set (four of the 13 systems here; the README has all)."""
+    -nomix on the converted test set (four of the 13 systems here; docs/reference/metrics/imeasure.md has all)."""
     published = {}
     for line in shared_file("corpora/conll14/gecmetrics/scores/system_imeasure.tsv").read_text(
             encoding="utf-8").splitlines():

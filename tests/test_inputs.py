@@ -11,37 +11,16 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from conftest import FIXTURES, shared_file
-from gecformats.cli import app
+from inputs_helpers import GOLD, METRICS, SYSTEM, lines, run, write
 from gecformats.errors import GecFormatError
 from gecformats.metrics.inputs import (MIN_CHARS, UNLIKE, WINDOW, Correspondence, GoldFit,
                                        gold_field, grams, similarity)
 from gecformats.model import Edit, Sentence
 
-GOLD = FIXTURES / "inputs" / "gold.m2"
-SYSTEM = FIXTURES / "inputs" / "system.txt"
-METRICS = ["m2", "errant", "gleu", "imeasure", "green", "sentm2", "senterrant", "gotoscorer",
-           "cleme", "cleme2"]
 CONLL = "corpora/conll14"
 COMBINED = f"{CONLL}/conll14st-test-data/noalt/official-2014.combined.m2"
-
-
-def run(*args: object) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, [str(a) for a in args])
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def lines() -> list[str]:
-    return SYSTEM.read_text(encoding="utf-8").splitlines()
-
-
-def write(path: Path, rows: list[str]) -> Path:
-    path.write_text("".join(r + "\n" for r in rows), encoding="utf-8")
-    return path
 
 
 def one_error_line(err: str) -> str:
@@ -318,7 +297,7 @@ def test_projecting_onto_a_jieba_gold_is_warned(tmp_path: Path) -> None:
     hyp = write(tmp_path / "hyp.txt", [p.split("\t")[1] for p in pairs])
     code, _, err = run("score", hyp, "--gold", gold, "--segment", "project", "-q")
     assert code == 0 and "the gold's sources are jieba's words" in err
-    assert f"--tokenize zh" in err
+    assert "--tokenize zh" in err
 
 
 # ------------------------------------------------------------------ option scope

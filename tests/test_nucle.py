@@ -324,7 +324,7 @@ OFFICIAL = [
                          ids=["2014.0", "2014.1", "2013-original", "2013-revised"])
 def test_reproduces_the_official_m2(tmp_path, sgml, official):
     """The share of the official M2 blocks (S line and every A line) reproduced byte for
-    byte by --mapping conll --shrink, NUCLE's default; README lists the measured figures and
+    byte by --mapping conll --shrink, NUCLE's default; docs/reference/formats/nucle.md lists the measured figures and
     the causes of the rest."""
     out = tmp_path / "out.m2"
     convert(shared_file(sgml), out)  # the default: --mapping conll --shrink (issue 22)

@@ -182,7 +182,7 @@ def test_cli_resampling_usage_errors(args, message):
 
 @pytest.mark.shared(COMBINED)
 def test_conll14_intervals_and_paired_test():
-    """The numbers the README quotes (AMU, CAMB)."""
+    """The numbers the documentation quotes (AMU, CAMB; docs/reference/significance.md)."""
     gold = shared_file(COMBINED)
     systems = [shared_file(f"{CONLL}/official_submissions/{s}") for s in ("AMU", "CAMB")]
     results = score_systems(systems, gold, keep_counts=True)
@@ -210,7 +210,7 @@ from gecformats.metrics.score import format_p_value, format_systems, p_value_tri
 
 
 @pytest.mark.parametrize("p, trials, decimals, expected", [
-    (1 / 1001, 1000, 4, "<0.0010"),      # the README's 0.0010: the smallest p of 1,000 resamples
+    (1 / 1001, 1000, 4, "<0.0010"),      # the docs' 0.0010: the smallest p of 1,000 resamples
     (1 / 1001, 1000, 3, "<0.001"),       # LaTeX's 0.001
     (1 / 10001, 10000, 4, "<0.0001"),    # approximate randomisation's 10,000 trials
     (1 / 1000, 999, 4, "<=0.0010"),      # the bound is exact: p is at most it
@@ -308,7 +308,7 @@ def test_ci_of_p_r_and_f_in_every_table(two_systems, fmt):
 
 @pytest.mark.shared(COMBINED)
 def test_conll14_bootstrap_is_one_sided_and_randomisation_two_sided():
-    """What the README says of the two p values of CAMB against AMU (0.022 and 0.045):
+    """What the documentation says of the two p values of CAMB against AMU (0.022 and 0.045):
     sacrebleu's bootstrap counts one tail, randomisation both; both tails of the same
     bootstrap give randomisation's value."""
     systems = [shared_file(f"{CONLL}/official_submissions/{s}") for s in ("AMU", "CAMB")]

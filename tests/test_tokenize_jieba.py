@@ -1,4 +1,4 @@
-"""The ``zh`` tokenizer gives exactly jieba's words (the README's promise), checked against
+"""The ``zh`` tokenizer gives exactly jieba's words (the documentation's promise), checked against
 ``jieba.lcut`` on every NLPCC 2018 text in ../shared (each file of its SOURCE.md): the test
 sources, the gold sources and every annotator's corrected sentence, both system outputs, the
 training sample, ChERRANT's word and character re-processing of the gold (sources and

@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from gecformats.cli import progress_bar, user_errors
+from gecformats.cli import progress_bar
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.io import atomic_output, atomic_outputs
 

@@ -27,7 +27,8 @@ segments only around the changes, preferring the cuts the gold file itself makes
 
 So a correction equal to a gold correction, in the same context, is cut as the gold cut it,
 and anything else is cut by the statistics of the gold's own segmentation.  The result is
-*approximately* the official segmentation (spec §9.4): measured figures are in the README.
+*approximately* the official segmentation (spec §9.4): measured figures are in
+docs/tutorials/chinese.md.
 
 >>> gold = m2.parse("S 我 喜欢 吃 苹果 。\\nA 2 3|||S|||吃 了|||REQUIRED|||-NONE-|||0\\n")
 >>> projector = Projector(Lexicon.from_sentences(gold), segmenter="char")

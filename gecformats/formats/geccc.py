@@ -29,8 +29,8 @@ the three text files beside it:
 
 So read → write gives the four files back byte for byte, and the M2 alone (or with its
 ``.input``) gives ``.input``/``.gold`` that equal the corpus' with white space removed, as
-GECCC's own check has it; how often they are equal including white space is measured in the
-README (the M2 cannot say where annotators only changed spacing).
+GECCC's own check has it; how often they are equal including white space is measured in
+docs/reference/formats/geccc.md (the M2 cannot say where annotators only changed spacing).
 
 >>> import io
 >>> m2 = ("S Milá Anno , ࿄ 18.11 .\\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\\n"
@@ -197,7 +197,8 @@ def detokenize(tokens: Sequence[str], spaces: Sequence[bool | None] | None = Non
             ``None`` (for all or for one token) lets the rules decide: no space before a
             token of closing punctuation (:data:`CLOSING`) or after one of opening
             punctuation (:data:`OPENING`), a space elsewhere.  The rules give GECCC's own
-            ``.input`` for 70–89 % of dev/test records (measured in the README).
+            ``.input`` for 70–89 % of dev/test records (measured in
+            docs/reference/formats/geccc.md).
 
     >>> detokenize(["Když", "jsem", "šel", "(", "asi", ")", ",", "pršelo", "."])
     'Když jsem šel (asi), pršelo.'

@@ -169,15 +169,12 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
         UsageError: no hypothesis, or standard input twice.
         OSError: a file cannot be read.
     """
-    if gold_name is None or os.fspath(gold) == gold_name:
-        return _evaluate(hypotheses, gold, metrics, gold_format, tokenize, segment, segmenter,
-                         segment_map, jobs, engine, progress, gold_items, lines, mismatch,
-                         gold_name, check_sentences, align, unit)
+    options = {k: v for k, v in locals().items() if k not in ("hypotheses", "gold", "metrics")}
     made = os.fspath(gold)
+    if gold_name is None or made == gold_name:
+        return _evaluate(hypotheses, gold, metrics, **options)
     try:  # the gold was made for the run: messages name what the user gave instead
-        run = _evaluate(hypotheses, gold, metrics, gold_format, tokenize, segment, segmenter,
-                        segment_map, jobs, engine, progress, gold_items, lines, mismatch,
-                        gold_name, check_sentences, align, unit)
+        run = _evaluate(hypotheses, gold, metrics, **options)
     except GecFormatError as exc:
         raise GecFormatError(exc.message.replace(made, gold_name),
                              gold_name if exc.file == made else exc.file,
@@ -187,7 +184,7 @@ def evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLi
 
 
 def _evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathLike[str],
-              metrics: Sequence[Metric], gold_format: str | None, tokenize: str | None,
+              metrics: Sequence[Metric], *, gold_format: str | None, tokenize: str | None,
               segment: str | None, segmenter: str, segment_map: Mapping[str, str] | None,
               jobs: int, engine: Any, progress: Callable[[int], None] | None,
               gold_items: Iterable[Any] | None,
