@@ -9,24 +9,15 @@ import warnings
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
 import gecformats
 from conftest import FIXTURES, shared_file
-from gecformats.cli import app
+from inputs_helpers import run as cli
 
 SCORE = FIXTURES / "score"
 GOLD, HYP = SCORE / "sample.m2", SCORE / "sample.hyp"
 GLEU = FIXTURES / "gleu"
 SYSTEMS = [GLEU / "system-a.txt", GLEU / "system-b.txt"]
 COMBINED = "corpora/conll14/conll14st-test-data/noalt/official-2014.combined.m2"
-
-
-def cli(*args: object) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, [str(a) for a in args])
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
 
 
 def quietly(function, *args, **kwargs):  # the fixtures' warnings are not what is tested
