@@ -56,6 +56,15 @@ class UsageError(GecFormatError):
         super().__init__(message, file, line, kind)
 
 
+class GecFormatWarning(UserWarning):
+    """What makes a number doubtful without making it wrong (a tokenization that differs
+    from the gold's, gold edits past the end of their sentence …): the warnings the command
+    line prints on standard error, issued by the Python API (:func:`gecformats.score`,
+    :func:`gecformats.sentence_scores`) with the :mod:`warnings` module, so that
+    ``warnings.simplefilter("error", GecFormatWarning)`` makes them errors (as ``score
+    --strict``) and ``"ignore"`` silences them."""
+
+
 def install_hint(extra: str) -> str:
     """What to run for gecformats' optional extra ``extra`` (``errant``, ``dask`` ...), for
     the messages and help texts that name it: the registry's form, and the form that works in

@@ -341,6 +341,16 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
         raise
 
 
+@contextmanager
+def atomic_outputs(paths: Sequence[str | os.PathLike[str]]) -> Iterator[list[IO[str]]]:
+    """Several :func:`atomic_output` files that appear together or not at all: each is
+    written to a temporary file beside it (all created before any text is written, so a
+    folder that does not exist refuses them all), and they replace their targets only when
+    the ``with`` block ends without an exception.  Yields their handles, in order."""
+    with ExitStack() as stack:
+        yield [stack.enter_context(atomic_output(p)) for p in paths]
+
+
 def own_lines(lines: Iterable[str], source: Source) -> Iterator[str]:
     """The lines of :func:`text_lines` for ``source``, with a decoding error blamed on
     ``source`` itself (file and line) where it happens.

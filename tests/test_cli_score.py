@@ -675,3 +675,49 @@ def test_annotator_alone_on_conll14_is_the_official_single_annotator_gold(
     code, out, _ = score(SHARED / CONLL / "official_submissions/AMU", "--gold",
                          SHARED / COMBINED, "--annotator", k, "-q")
     assert code == 0 and f"F0.5       {expected}" in out
+
+
+# ------------------------------------------------------------------ -o FILE (several outputs)
+
+
+def test_several_outputs_from_one_run_equal_separate_runs(tmp_path: Path) -> None:
+    hyps = [HYP, HYP]
+    names = {"text": "t.txt", "latex": "t.tex", "json": "t.JSON", "csv": "t.csv",
+             "tsv": "t.tsv"}
+    args = ["--gold", GOLD, "--ci", "--paired-bs", "--resamples", "30"]
+    code, out, _ = score(*hyps, *args, *[x for n in names.values() for x in
+                                         ("-o", tmp_path / n)])
+    assert code == 0 and out == ""  # -o without --format: nothing on standard output
+    for fmt, name in names.items():
+        assert (tmp_path / name).read_text(encoding="utf-8") == score(*hyps, *args, "--format",
+                                                                        fmt)[1], fmt
+    code, out, _ = score(HYP, "--gold", GOLD, "--format", "json", "-o", tmp_path / "x.tex")
+    assert code == 0 and json.loads(out)["correct"] == 5
+    assert (tmp_path / "x.tex").read_text().startswith(r"\begin{tabular}")
+
+
+def test_outputs_refusals_write_nothing(tmp_path: Path) -> None:
+    code, _, err = score(HYP, "--gold", GOLD, "-o", tmp_path / "a.txt", "-o", tmp_path / "b.xml")
+    assert code == 2 and "b.xml: the format is chosen by the suffix: .txt (text)" in err
+    code, _, err = score(HYP, "--gold", GOLD, "-o", tmp_path / "a.txt",
+                         "-o", tmp_path / "missing" / "b.json")
+    assert code == 1 and "No such file or directory" in err
+    code, _, err = score(HYP, "--gold", GOLD, "-o", tmp_path / "a.txt", "-o", tmp_path / "a.txt")
+    assert code == 2 and "given twice" in err
+    code, _, err = score(HYP, "--gold", GOLD, "-o", tmp_path / "a.txt", "--verbose")
+    assert code == 2 and "--verbose" in err
+    code, _, err = score(HYP, "--gold", GOLD, "-o", tmp_path / "a.csv", "--per-type")
+    assert code == 2 and "--per-type" in err
+    code, _, err = score(HYP, "--gold", GOLD, "--metric", "sentm2", "-o", tmp_path / "a.txt",
+                         "--format", "m2scorer")
+    assert code == 2 and "m2scorer" in err
+    assert list(tmp_path.iterdir()) == []  # nothing written, no temporary file left
+
+
+def test_outputs_leave_standard_output_to_the_per_sentence_table(tmp_path: Path) -> None:
+    code, out, _ = score(HYP, "--gold", GOLD, "-o", tmp_path / "t.json", "--per-sentence", "-")
+    assert code == 0 and out.splitlines()[0] == "sentence\tannotator\tcorrect\tproposed\tgold"
+    assert json.loads((tmp_path / "t.json").read_text())["correct"] == 5
+    code, _, err = score(HYP, "--gold", GOLD, "-o", tmp_path / "t.json", "--format", "json",
+                         "--per-sentence", "-")
+    assert code == 2 and "standard output already carries" in err

@@ -395,3 +395,27 @@ def test_meta_eval_warns_of_an_impossible_m2_score(tmp_path: Path) -> None:
                          "--metric", "m2", "--quiet")
     assert code == 0 and out
     assert "is overstated" in err and f"{gold} (its sentences at the subset ids)" in err
+
+
+from hypothesis import given, settings  # noqa: E402  (the property test below)
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="abcd e", min_size=10, max_size=60),
+       st.lists(st.tuples(st.integers(0, 60), st.integers(0, 3), st.text(alphabet="abcdx",
+                                                                          max_size=3)),
+                max_size=5))
+def test_surely_like_never_passes_an_unlike_line(source: str, changes) -> None:
+    """The shortcut of the sentence check (a bound from the common start and end) says
+    "like" only where the trigrams say so too: same decisions, fewer trigram sets."""
+    from gecformats.convert.align import flat
+    from gecformats.metrics.inputs import THRESHOLD, similarity, surely_like
+
+    text = source
+    for at, cut, insert in changes:  # a few edits, as a GEC output makes
+        at = min(at, len(text))
+        text = text[:at] + insert + text[at + cut:]
+    src, hyp = grams(source), flat(text)
+    if src[1] and len(hyp) >= 10 and hyp != src[0] and surely_like(src, hyp):
+        assert similarity(src, grams(text)) >= THRESHOLD

@@ -194,3 +194,16 @@ def test_a_src_id_that_is_no_sentence_names_its_file_and_line(seeda: Path) -> No
     code, _, err = _run("--dataset", "seeda", "--data", str(seeda), "--level", "sentence",
                         "--full")
     assert code == 1 and err.startswith(f"gecformats: {path}:9: src-id 0 is below 1")
+
+
+def test_several_outputs_from_one_run(seeda: Path, tmp_path: Path) -> None:
+    args = ["--dataset", "seeda", "--data", str(seeda), "--ci", "20", "--quiet"]
+    files = {"text": "m.txt", "json": "m.json", "tsv": "m.tsv", "latex": "m.tex"}
+    code, out, _ = _run(*args, *[x for f in files.values() for x in ("-o", str(tmp_path / f))])
+    assert code == 0 and out == ""
+    for fmt, name in files.items():
+        assert (tmp_path / name).read_text(encoding="utf-8") == _run(*args, "--format", fmt)[1]
+    code, out, _ = _run(*args, "--format", "tsv", "-o", str(tmp_path / "again.json"))
+    assert code == 0 and out == (tmp_path / "m.tsv").read_text(encoding="utf-8")
+    code, _, err = _run(*args, "-o", str(tmp_path / "m.csv"))
+    assert code == 2 and ".tex (latex)" in err and ".csv" not in err.split(":", 2)[2]

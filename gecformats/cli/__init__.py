@@ -128,7 +128,7 @@ app = typer.Typer(
     "each exact to its original tool, with intervals and tests; meta-evaluation; an HTML "
     "error-analysis report.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     # click's plain help, not Rich's tables: at 80 columns Rich squeezed the descriptions
     # into 17 characters (convert --help: 351 lines) and read "[dask]" as markup

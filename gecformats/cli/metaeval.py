@@ -93,6 +93,10 @@ FormatOpt = Annotated[MetaFormat, typer.Option(
     "--format", help="text, json, tsv (one row per metric, config, human score) or latex. "
     "A value that is undefined (a correlation of constant scores, an agreement without "
     "pairs) is n/a in text, nan in TSV and null in JSON.")]
+WriteOpt = Annotated[Optional[list[str]], typer.Option(
+    "--output", "-o", metavar="FILE", help="Also write the results to FILE in the format of "
+    "its suffix: .txt, .json, .tsv or .tex (repeat for several from one run); standard output "
+    "then prints only a --format given.")]
 PlotOpt = Annotated[Optional[str], typer.Option(
     "--plot", metavar="FILE.svg|png", help="Also draw metric against human scores (first "
     "config and human score; one file per metric, FILE-METRIC.svg with several; PNG needs "
@@ -108,11 +112,13 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar."
 
 @app.command("meta-eval")
 def metaeval(
-    dataset: DatasetOpt, data: DataOpt, metric: MetricOpt = None, level: LevelOpt = Level.system,
+    ctx: typer.Context, dataset: DatasetOpt, data: DataOpt, metric: MetricOpt = None,
+    level: LevelOpt = Level.system,
     gold: GoldOpt = None, outputs: OutputsOpt = None, full: FullOpt = False,
     config: ConfigOpt = None, ci: CiOpt = 1000, seed: SeedOpt = 12345,
     metric_ties: TiesOpt = Ties.loss, compare: CompareOpt = False, window: WindowOpt = None,
-    output_format: FormatOpt = MetaFormat.text, plot: PlotOpt = None, jobs: JobsOpt = 1,
+    output_format: FormatOpt = MetaFormat.text, output: WriteOpt = None,
+    plot: PlotOpt = None, jobs: JobsOpt = 1,
     quiet: QuietOpt = False, human: HumanOpt = HumanSource.published,
     extractor: ExtractorOpt = None, spacy_model: SpacyModelOpt = None,
     align: AlignOpt = False,
@@ -127,7 +133,9 @@ def metaeval(
 
     Exit status: 0 done, 1 bad or missing data files, 2 bad usage.
     """
-    from gecformats.metaeval.render import render
+    from gecformats.cli.options import output_files
+    from gecformats.io import atomic_outputs
+    from gecformats.metaeval.render import FORMATS, render
     from gecformats.metaeval.run import MetaEvalRequest, count_sentences, run_meta_eval
 
     request = MetaEvalRequest(
@@ -135,6 +143,7 @@ def metaeval(
         ci, seed, metric_ties.value, compare, window, jobs, human.value, extractor,
         spacy_model, align)
     with user_errors():
+        files_out = output_files(output, FORMATS)
         _check_plot(plot)
         from gecformats.metaeval.datasets import load
 
@@ -145,7 +154,13 @@ def metaeval(
             result = run_meta_eval(request, progress, loaded)
         for warning in result.warnings:
             typer.echo(f"gecformats: warning: {warning}", err=True)
-        typer.echo(render(result, output_format.value), nl=False)
+        texts = [render(result, fmt) for _, fmt in files_out]  # every one from this run
+        with atomic_outputs([path for path, _ in files_out]) as files:
+            for fh, text in zip(files, texts):
+                fh.write(text)
+        source = getattr(ctx.get_parameter_source("output_format"), "name", None)
+        if not files_out or source in ("COMMANDLINE", "ENVIRONMENT"):
+            typer.echo(render(result, output_format.value), nl=False)
         if plot is not None:
             _plot(result, plot)
 

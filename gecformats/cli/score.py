@@ -39,6 +39,9 @@ MetricOpt = Annotated[Optional[list[MetricName]], typer.Option(
 FormatOpt = Annotated[ScoreFormat, typer.Option(
     "--format", help="text, json, tsv, csv or latex (a table); m2scorer (NUS's three "
     "lines; M2, one system), errant (errant_compare's; ERRANT, one system).")]
+OutputsOpt = Annotated[Optional[list[str]], typer.Option(
+    "--output", "-o", metavar="FILE", help="The table to FILE too, format by suffix: .txt "
+    ".json .tsv .csv .tex (repeat; stdout: only a --format given).")]
 PerSentenceOpt = Annotated[Optional[str], typer.Option(
     "--per-sentence", metavar="FILE.tsv", help="Each sentence's chosen candidate and counts "
     "per system and metric (TSV; '-': stdout).")]
@@ -69,8 +72,7 @@ MaxUnchangedOpt = Annotated[Optional[int], typer.Option(
     "--max-unchanged-words", help="m2, sentm2: most unchanged source tokens inside one "
     "system edit (default 2).")]
 IgnoreWsOpt = Annotated[bool, typer.Option(
-    "--ignore-whitespace-casing", help="m2, sentm2: ignore edits that only change case or "
-    "spacing.")]
+    "--ignore-whitespace-casing", help="m2, sentm2: ignore case- or space-only edits.")]
 MaxEdgesOpt = Annotated[Optional[int], typer.Option(
     "--max-edges", min=1, help="m2, sentm2: most edges of one sentence's lattice (default "
     "2,500,000; ~310 bytes each); past it, an error.")]
@@ -80,7 +82,7 @@ ModeOpt = Annotated[Optional[str], typer.Option(
 ErrantModeOpt = Annotated[Optional[str], typer.Option(
     "--errant-mode", metavar="MODE", help="errant, senterrant: cs (default), cse, ds or dt.")]
 BonusOpt = Annotated[bool, typer.Option(
-    "--bonus", help="m2, sentm2: credit optional gold edits left alone (HOO's bonus).")]
+    "--bonus", help="m2, sentm2: credit optional edits left alone.")]
 PerTypeOpt = Annotated[bool, typer.Option(
     "--per-type", help="m2: recall per gold error type (the exact M2 alignment and "
     "annotator choice); M2 hypotheses: precision per system type.")]
@@ -167,7 +169,8 @@ CorrectionOpt = Annotated[Optional[str], typer.Option(
 def score(
     ctx: typer.Context, hypotheses: HypothesesArg, gold: GoldOpt = None,
     source: SourceOpt = None, ref: RefOpt = None, gold_format: GoldFormatOpt = None, metric: MetricOpt = None,
-    output_format: FormatOpt = ScoreFormat.text, per_sentence: PerSentenceOpt = None,
+    output_format: FormatOpt = ScoreFormat.text, output: OutputsOpt = None,
+    per_sentence: PerSentenceOpt = None,
     tokenize: TokenizeOpt = None, segment: SegmentOpt = None, segmenter: SegmenterOpt = None,
     segment_map: SegmentMapOpt = None, strict: StrictOpt = False,
     no_sentence_check: SentenceCheckOpt = False, align: AlignOpt = False,
@@ -201,17 +204,21 @@ def score(
     --paired-ar work for every metric; an option no chosen metric takes is refused.
     Exit status: 0 scored, 1 bad input data, 2 bad usage.
     """
-    from gecformats.cli.scoring import given_options, request_from, run_request
+    from gecformats.cli.scoring import given_options, outputs_of, request_from, run_request
 
     given = given_options(ctx)
     with user_errors():
+        outputs = outputs_of(ctx.params)
         request = request_from(ctx.params, given)
+        request.formats = [f for _, f in outputs]
     with user_errors(), _engine(engine, scheduler, workers, None) as running:
-        run_request(request, ctx.params, running, quiet)
+        run_request(request, ctx.params, running, quiet, outputs,
+                    stdout=not outputs or "format" in given)
 
 
 score.help_sections = [  # type: ignore[attr-defined]
-    ("Inputs and output", ["gold", "source", "ref", "gold_format", "metric", "output_format", "per_sentence",
+    ("Inputs and output", ["gold", "source", "ref", "gold_format", "metric", "output_format", "output",
+                           "per_sentence",
                            "tokenize", "segment", "segmenter", "segment_map", "strict",
                            "no_sentence_check", "align", "unit", "annotator", "absent",
                            "quiet"]),

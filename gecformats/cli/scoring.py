@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from collections.abc import Sequence
 from contextlib import ExitStack
 from typing import Any
 
@@ -12,7 +13,7 @@ import typer
 
 from gecformats.cli import progress_bar
 from gecformats.errors import GecFormatError, UsageError
-from gecformats.io import atomic_output
+from gecformats.io import atomic_output, atomic_outputs
 
 
 def _v(value: Any) -> Any:
@@ -35,86 +36,44 @@ def given_options(ctx: typer.Context) -> dict[str, Any]:
 
 
 def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
-    """The :class:`~gecformats.metrics.request.ScoreRequest` of the command's options.
+    """The :class:`~gecformats.metrics.request.ScoreRequest` of the command's options
+    (:func:`~gecformats.metrics.request.make_request`, after the refusals of what only the
+    command line can ask for).
 
     Raises:
         UsageError: options that exclude each other, or that no chosen metric takes.
     """
-    from gecformats.metrics.request import ScoreRequest, build_metrics
-    from gecformats.metrics.statistics import Resampling
+    from gecformats.metrics.request import REQUEST_DEFAULTS, make_request
 
-    if params["paired_bs"] and params["paired_ar"]:
-        raise UsageError("'--paired-bs' / '--paired-ar': choose one paired test")
-    if params["segment"] is None and (params["segmenter"] or params["segment_map"] is not None):
-        raise UsageError("'--segmenter' / '--segment-map' needs --segment project")
     if params["scheduler"] or params["workers"]:
         if _v(params["engine"]) == "local":
             raise UsageError("'--scheduler' / '--workers' needs --engine dask")
-    if params["per_sentence"] == "-" and _v(params["output_format"]) != "text":
+    table_out = not params.get("output") or "format" in given  # -o alone: nothing printed
+    if params["per_sentence"] == "-" and _v(params["output_format"]) != "text" and table_out:
         raise UsageError(f"'--per-sentence -': standard output already carries the "
                          f"{_v(params['output_format'])} score; write the per-sentence "
                          "table to a file")
-    gold, refs = _gold(params)
-    names = [_v(m) for m in params["metric"] or []]
-    options = dict(given)
-    if "filter" in options:
-        options["filter"] = tuple(options["filter"])
-    # with --ref the extractor makes the gold too: every metric takes it then; with
-    # --annotator, --absent says what its absent sentences get
-    shared = {"extractor", "spacy-model"} if refs else set()
-    if params["annotator"] is not None:
-        shared.add("absent")
-    declined: list[str] = []
-    metrics = build_metrics(names, options, list(options), shared, declined)
-    for metric in metrics:  # those that read the gold themselves (GLEU's first pass)
-        if hasattr(metric, "gold_format"):
-            metric.gold_format = params["gold_format"]
-    test = "paired-bs" if params["paired_bs"] else "paired-ar" if params["paired_ar"] else None
-    try:
-        resampling = Resampling(params["ci"], test, params["resamples"], params["trials"],
-                                params["seed"], correction=params["correction"])
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    segment_map = None
-    if params["segment_map"] is not None:
-        from gecformats.convert.project import parse_map
-
-        try:
-            segment_map = parse_map(params["segment_map"])
-        except ValueError as exc:
-            raise UsageError(f"'--segment-map': {exc}") from None
-    tokenize, segment = params["tokenize"], params["segment"]
-    return ScoreRequest(
-        list(params["hypotheses"]), gold, metrics, _v(params["output_format"]),
-        params["gold_format"], _v(tokenize), _v(segment), _v(params["segmenter"]) or "zh",
-        segment_map, resampling, params["strict"], params["jobs"], refs=refs,
-        extractor=params["extractor"] or "lcs", spacy_model=params["spacy_model"],
-        check_sentences=not params["no_sentence_check"], option_warnings=declined,
-        align=params["align"], unit=_v(params["unit"]), annotator=params["annotator"],
-        absent=_v(params["absent"]) or "auto")
+    values = {k: [_v(v) for v in params[k]] if k == "metric" and params[k] else _v(params[k])
+              for k in REQUEST_DEFAULTS if k in params}
+    return make_request(values, given)
 
 
-def _gold(params: dict[str, Any]) -> tuple[str, list[str]]:
-    """The gold file, or the source file and the references as text.
+def outputs_of(params: dict[str, Any]) -> list[tuple[str, str]]:
+    """The ``-o`` files of ``score`` and the format of each (by suffix).
 
     Raises:
-        UsageError: neither or both, --ref without --source or the reverse, --gold-format
-            with text references.
+        UsageError: an unknown suffix, a file named twice, ``--verbose`` with ``-o``.
     """
-    gold, source, refs = params["gold"], params["source"], list(params["ref"] or [])
-    if gold is not None and (source is not None or refs):
-        raise UsageError("'--gold' / '--source' and '--ref': give the gold as a file of edits "
-                         "or as text references, not both")
-    if gold is not None:
-        return gold, []
-    if source is None and not refs:
-        raise UsageError("Missing option '--gold' (or '--source' with '--ref')")
-    if source is None or not refs:
-        raise UsageError("'--source' and '--ref' go together: the source sentences and one "
-                         "or more corrected files")
-    if params["gold_format"] is not None:
-        raise UsageError("'--gold-format' is for --gold; --source and --ref are text")
-    return source, refs
+    from gecformats.cli.options import output_files
+    from gecformats.metrics.render import FORMATS
+
+    outputs = output_files(params["output"], FORMATS)
+    if outputs and params["verbose"]:
+        raise UsageError("'--verbose' traces to standard output; with -o, score without it")
+    named = [p for p, _ in outputs]
+    if params["per_sentence"] not in (None, "-") and params["per_sentence"] in named:
+        raise UsageError(f"-o {params['per_sentence']} is the --per-sentence file too")
+    return outputs
 
 
 TRACED = ("text", "json", "m2scorer")
@@ -123,8 +82,12 @@ TRACED = ("text", "json", "m2scorer")
 (as with ``json``)."""
 
 
-def run_request(request: Any, params: dict[str, Any], engine: Any, quiet: bool) -> None:
-    """Run ``request`` and print what it gives (warnings on standard error)."""
+def run_request(request: Any, params: dict[str, Any], engine: Any, quiet: bool,
+                outputs: Sequence[tuple[str, str]] = (), stdout: bool = True) -> None:
+    """Run ``request`` and print what it gives (warnings on standard error): the scores on
+    standard output (unless ``stdout`` is false) and in each ``outputs`` file (path,
+    format), every rendering from the one run; the files and the ``--per-sentence`` table
+    are written together or not at all."""
     from gecformats.metrics.request import run_score
 
     request.engine = engine
@@ -144,12 +107,18 @@ def run_request(request: Any, params: dict[str, Any], engine: Any, quiet: bool) 
             typer.echo(f"gecformats: note: {note}", err=True)
         for warning in outcome.warnings:
             typer.echo(f"gecformats: warning: {warning}", err=True)
-        if params["per_sentence"] not in (None, "-"):
-            with atomic_output(params["per_sentence"]) as fh:
-                outcome.write_per_sentence(fh)
+        texts = [outcome.render(fmt) for _, fmt in outputs]
+        per_sentence = [params["per_sentence"]] if params["per_sentence"] not in (None, "-") \
+            else []
+        with atomic_outputs([p for p, _ in outputs] + per_sentence) as files:
+            for fh, text in zip(files, texts):
+                fh.write(text + "\n")  # as printed
+            if per_sentence:
+                outcome.write_per_sentence(files[-1])
         if trace is not None:
             _copy(trace, sys.stderr)
-    typer.echo(outcome.text)
+    if stdout:
+        typer.echo(outcome.text)
     if params["per_sentence"] == "-":
         outcome.write_per_sentence(sys.stdout)
     _nonstandard(request, outcome)

@@ -190,6 +190,17 @@ class Metric(ABC):
         plain values (columns of ``--per-sentence``)."""
         return {"choice": choice}
 
+    sentence_score: ClassVar[str | None] = None
+    """The field of :meth:`sentence_values` that is the sentence's own score (``f``,
+    ``gleu`` …), or ``None`` for a metric without one."""
+
+    def sentence_values(self, stats: Any, choice: int) -> dict[str, Any]:
+        """What :func:`gecformats.sentence_scores` gives of one sentence: the
+        :meth:`sentence_fields`, and where they leave it out the sentence's own score
+        (M2's and ERRANT's ``p``, ``r``, ``f`` of the chosen counts).  Default: the
+        :meth:`sentence_fields`."""
+        return self.sentence_fields(stats, choice)
+
     def setup(self, gold: str, view: GoldView | None = None) -> None:
         """Read what the metric needs of the whole gold file before the sentences are
         scored: a first, streaming pass (GLEU's annotator ids and absent-annotator policy,

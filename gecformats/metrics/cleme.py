@@ -868,6 +868,8 @@ class ClemeMetric(_Chunked):
         ``|hyp:HYP`` when given, then ``|gecformats:V``."""
         return self._signature("cleme", "", hyp)
 
+    sentence_score = "f"
+
     def sentence_fields(self, stats: ClemeStats, choice: int) -> dict[str, Any]:
         """The chosen ``reference`` (annotator id), its ``tp``, ``fp``, ``fn``, ``tn``
         (weighted) and that sentence's own ``p``, ``r``, ``f``, ``acc``."""
@@ -968,6 +970,8 @@ class Cleme2Metric(_Chunked):
         given, then ``|gecformats:V``."""
         name = self.factors_name or ",".join(f"{x:g}" for x in self.factors)
         return self._signature("cleme2", f"|factors:{name}", hyp)
+
+    sentence_score = "combined"
 
     def sentence_fields(self, stats: ClemeStats, choice: int) -> dict[str, Any]:
         """The chosen ``reference`` (annotator id), its ``tp``, ``fp``, ``fn``, ``tn``,

@@ -627,6 +627,17 @@ class ErrantMetric(Metric):
         return {"tp": tp, "fp": fp, "fn": fn, "hyp_annotator": hyp_ids[choice // len(ref_ids)],
                 "ref_annotator": ref_ids[choice % len(ref_ids)]}
 
+    sentence_score = "f"
+
+    def sentence_values(self, stats: ErrantStats, choice: int) -> dict[str, Any]:
+        """The :meth:`sentence_fields` and the sentence's ``p``, ``r``, ``f`` of the chosen
+        pair, by ERRANT's ``computeFScore`` (:func:`f_score`, rounded to 4 places)."""
+        fields = self.sentence_fields(stats, choice)
+        if self.sentence_score not in fields:  # SentERRANT's (and CLEME's) have their own
+            fields.update(zip("prf", f_score(fields["tp"], fields["fp"], fields["fn"],
+                                             self.beta)))
+        return fields
+
 
 def _same_source(hypothesis: Sequence[str], gold: tuple[str, ...]) -> None:
     """Refuse a hypothesis sentence whose source tokens are not the gold's.

@@ -1354,6 +1354,8 @@ class GleuMetric(Metric):
         return str(Signature(self.version, self.order, self._lam, iterations, self._refs,
                              self._kind))
 
+    sentence_score = "gleu"
+
     def sentence_fields(self, stats: Any, choice: int) -> dict[str, Any]:
         """``gleu``: the sentence's GLEU as ``gleu --sentence-level`` gives it (GLEU+: the
         mean over its references of the smoothed GLEU, with their ``std``)."""

@@ -782,6 +782,8 @@ class GoToScorerMetric(Metric):
                 f"|ref:{self.ref}|weights:{origin}"
                 f"{f'|hyp:{hyp}' if hyp is not None else ''}|gecformats:{__version__}")
 
+    sentence_score = "f"
+
     def sentence_fields(self, stats: GotoStats, choice: int) -> dict[str, Any]:
         """The sentence's weighted ``tp fp fn tn`` and its ``p r f`` by the version's
         conventions (gec-metrics' ``score_sentence``; GTS has no sentence score)."""

@@ -221,6 +221,8 @@ class GreenMetric(Metric):
         return (f"metric:green|code:{CODE}|unit:{self.unit}|n:{self.order}|beta:{beta}"
                 f"|refs:annotators|gecformats:{__version__}")
 
+    sentence_score = "green"
+
     def sentence_fields(self, stats: Any, choice: int) -> dict[str, Any]:
         """``ref`` (the chosen reference) and ``green``: the sentence's score, as gec-metrics'
         ``score_sentence``."""

@@ -79,6 +79,46 @@ def similarity(a: Grams, b: Grams) -> float:
     return 2 * len(a[1] & b[1]) / total if total else 0.0
 
 
+def surely_like(source: Grams, flat: str) -> bool:
+    """Whether the text ``flat`` (:func:`~gecformats.convert.align.flat`) shares at least
+    :data:`THRESHOLD` of its trigrams with ``source`` for sure, told from the start and the
+    end the two have in common, without making its trigrams (most lines of a GEC output
+    differ from their source in a few places: this is what makes the check cheap).
+
+    The trigrams inside the common start or end are both texts'; the source's others are at
+    most its ``k_s`` positions that reach into the middle where they differ, the line's
+    others at most its ``k_h``: so at least ``c = |A| − k_s`` trigrams are shared and the
+    line has at most ``c + k_h``, and Dice's coefficient is at least ``2c / (|A| + c +
+    k_h)``.  ``False`` says nothing (the trigrams decide).
+
+    >>> surely_like(grams("He go to school every day ."), "hegoestoschooleveryday.")
+    True
+    """
+    text, known = source
+    n, m = len(text), len(flat)
+    start = _common_start(text, flat)
+    end = min(_common_start(text[::-1], flat[::-1]), min(n, m) - start)
+    inside = max(0, start - 2) + max(0, end - 2)  # positions inside the common start or end
+    shared = len(known) - (n - 2 - inside)
+    # a margin for the rounding of the division that similarity() makes
+    return shared > 0 and 2 * shared > (THRESHOLD + 1e-9) * (len(known) + shared + m - 2 - inside)
+
+
+def _common_start(a: str, b: str) -> int:
+    """The length of the longest common prefix of ``a`` and ``b`` (by halving: slices
+    compared in C, a few per line)."""
+    low, high = 0, min(len(a), len(b))
+    if a[:high] == b[:high]:
+        return high
+    while high - low > 1:  # a[:low] == b[:low], a[:high] != b[:high]
+        middle = (low + high) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
 def align_hint(hypothesis: str, gold: str, source: bool = False) -> str:
     """The command that re-segments ``hypothesis`` onto the sentences of ``gold`` (a
     source text with ``source``): the ``hint`` of :class:`Correspondence`."""
@@ -112,14 +152,19 @@ class Correspondence:
                 first unlike sentence of the window that shows it).
         """
         flat = _flat(hypothesis)
+        informative = bool(source[1]) and len(flat) >= MIN_CHARS
         if flat == source[0]:  # the source itself, as most lines of a GEC output are
             hyp: Grams = (flat, source[1])
+        elif informative and surely_like(source, flat):
+            # a line that is like its source: its trigrams are never looked at again (a
+            # refusal looks at the unlike lines'), so they are not made
+            hyp = (flat, frozenset())
         else:
             hyp = (flat, trigrams(flat) if len(flat) >= MIN_CHARS else frozenset())
         self._seen.append((number, source, hyp))
-        if not source[1] or not hyp[1]:
+        if not informative:
             return
-        bad = similarity(source, hyp) < THRESHOLD
+        bad = bool(hyp[1]) and similarity(source, hyp) < THRESHOLD
         self.informative += 1
         self.unlike += bad
         window = self._window

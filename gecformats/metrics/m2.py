@@ -241,6 +241,18 @@ class M2Metric(Metric):
         return {"annotator": stats.annotators[choice] if choice >= 0 else -1,
                 "correct": c, "proposed": p, "gold": g}
 
+    sentence_score = "f"
+
+    def sentence_values(self, stats: M2Stats, choice: int) -> dict[str, Any]:
+        """The :meth:`sentence_fields` and the sentence's ``p``, ``r``, ``f`` of the chosen
+        counts, by the scorer's arithmetic (P = 1 with nothing proposed, R = 1 with
+        nothing gold)."""
+        fields = self.sentence_fields(stats, choice)
+        if self.sentence_score not in fields:  # SentM2's fields have them already
+            fields.update(zip("prf", maxmatch.precision_recall_f(
+                fields["correct"], fields["proposed"], fields["gold"], self.beta)))
+        return fields
+
 
 def _first(flags: Sequence[int]) -> tuple[int, int]:
     """``(total, first sentence with one)`` of per-sentence counts (0 when none)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from gecformats.io import json_text
@@ -161,27 +161,40 @@ class Table:
     def _json(self) -> str:
         return json_text(self.to_dict(), ensure_ascii=False, indent=2)
 
-    def _flat_rows(self) -> list[list[str]]:
-        head = ["system"]
+    def _cells(self, s: int) -> Iterator[tuple[str, str, Any, int]]:
+        """System ``s``'s cells of the flat table (TSV, CSV, :meth:`records`) in column
+        order: ``(column, kind, value, metric)``, kind ``value``, ``low``, ``high`` or ``p``
+        (``None`` where there is nothing: no interval, the baseline's p)."""
         for m, metric in enumerate(self.run.metrics):
             key = self.key(m)
-            for c in metric.columns:
-                head.append(f"{key}_{header(metric, c)}")
+            for c, v in zip(metric.columns, self.run.totals[m][s].values):
+                yield f"{key}_{header(metric, c)}", "value", v, m
+            ci = self._ci(m, s) or {}
             for c in metric.columns if self.has_ci else ():
-                head += [f"{key}_{header(metric, c)}_low", f"{key}_{header(metric, c)}_high"]
+                low, high = ci.get(c, (None, None))
+                yield f"{key}_{header(metric, c)}_low", "low", low, m
+                yield f"{key}_{header(metric, c)}_high", "high", high, m
             if self.has_p:
-                head.append(f"{key}_p_value")
-        rows = [head]
+                yield f"{key}_p_value", "p", self._p(m, s), m
+
+    def records(self) -> list[dict[str, Any]]:
+        """The flat table's rows as numbers, one dict per system: ``system`` and the TSV's
+        and CSV's columns (``m2_P``, ``m2_F0.5_low``, ``m2_p_value`` …), in full precision,
+        ``None`` where those print nothing."""
+        return [{"system": name, **{c: v for c, _, v, _ in self._cells(s)}}
+                for s, name in enumerate(self.run.names)]
+
+    def _flat_rows(self) -> list[list[str]]:
+        rows = [["system"] + [c for c, _, _, _ in self._cells(0)]]
         for s, name in enumerate(self.run.names):
             row = [name]
-            for m, metric in enumerate(self.run.metrics):
-                row += [f"{v:.4f}" for v in self.run.totals[m][s].values]
-                ci = self._ci(m, s) or {}
-                for c in metric.columns if self.has_ci else ():
-                    row += [f"{ci[c][0]:.4f}", f"{ci[c][1]:.4f}"] if c in ci else ["", ""]
-                if self.has_p:
-                    p = self._p(m, s)
-                    row.append("" if p is None else fmt_p(p, self.floor, bound=self._bound(m, s)))
+            for _, kind, v, m in self._cells(s):
+                if v is None:
+                    row.append("")
+                elif kind == "p":
+                    row.append(fmt_p(v, self.floor, bound=self._bound(m, s)))
+                else:
+                    row.append(f"{v:.4f}")
             rows.append(row)
         return rows
 
