@@ -156,3 +156,17 @@ def test_the_installed_wheel_runs_outside_the_clone(venv: Path, tmp_path: Path) 
     assert api.returncode == 0 and api.stdout == scored.stdout
     version = _run(venv, tmp_path, "gecformats", "--version")
     assert version.stdout == f"gecformats {gecformats.__version__}\n"
+
+
+def test_every_package_is_declared() -> None:
+    """A subpackage missing from pyproject's list installs nowhere (gecformats.explain was:
+    the installed `gecformats` failed to start)."""
+    import tomllib
+
+    from conftest import ROOT
+
+    declared = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+                   ["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts)
+             for p in (ROOT / "gecformats").rglob("__init__.py")}
+    assert found <= declared, sorted(found - declared)
