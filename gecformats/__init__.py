@@ -21,22 +21,47 @@ import convert``, ``from gecformats.validate import Problem``).
 
 from __future__ import annotations
 
+import importlib
 import sys
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-from gecformats.api import (Results, convert, read, score, sentence_scorer,  # noqa: E402
-                            sentence_scores, validate, write)
-from gecformats.errors import GecFormatError, GecFormatWarning, UsageError  # noqa: E402
-from gecformats.metrics.sentences import SentenceScore, SentenceScorer  # noqa: E402
+if TYPE_CHECKING:
+    from gecformats.api import (Results, convert, read, score, sentence_scorer,
+                                sentence_scores, validate, write)
+    from gecformats.errors import GecFormatError, GecFormatWarning, UsageError
+    from gecformats.metrics.sentences import SentenceScore, SentenceScorer
 
 __all__ = ["GecFormatError", "GecFormatWarning", "Results", "SentenceScore", "SentenceScorer",
            "UsageError", "__version__", "convert", "read", "score", "sentence_scorer",
            "sentence_scores", "validate", "write"]
 
-_FUNCTIONS = {"convert": convert, "validate": validate}
+_HOMES = {**dict.fromkeys(("Results", "convert", "read", "score", "sentence_scorer",
+                           "sentence_scores", "validate", "write"), "gecformats.api"),
+          **dict.fromkeys(("GecFormatError", "GecFormatWarning", "UsageError"),
+                          "gecformats.errors"),
+          **dict.fromkeys(("SentenceScore", "SentenceScorer"), "gecformats.metrics.sentences")}
+"""Where each front-door name lives.  They load on first use (PEP 562), so that a command
+such as ``gecformats m2scorer`` or ``maxmatch`` starts without the model and the metrics."""
+
+
+def __getattr__(name: str) -> Any:
+    """A front-door name, imported from its module on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'gecformats' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+_FUNCTIONS = ("convert", "validate")
 """Front-door functions named as a subpackage or module of this package."""
 
 

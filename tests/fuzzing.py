@@ -198,7 +198,9 @@ def m_swap(rng: random.Random, data: bytes) -> bytes:
     out, at = [], 0
     for m in chosen:
         end = m.group(3)
-        start = end if m.group(1) != end and rng.random() < 0.5 else b"%d" % (int(end) + 1)
+        # a longer number (b"1" + end) past Python's int-string limit of 4,300 digits
+        after = b"%d" % (int(end) + 1) if len(end) < 4000 else b"1" + end
+        start = end if m.group(1) != end and rng.random() < 0.5 else after
         out += [data[at:m.start()], start, m.group(2), m.group(1) if start == end else end]
         at = m.end()
     return b"".join(out) + data[at:]

@@ -58,3 +58,15 @@ def test_every_target_command_runs_cleanly_unmutated(tmp_path) -> None:
                 result = CliRunner().invoke(app, args)
             assert result.exception is None or isinstance(result.exception, SystemExit), args
             assert result.exit_code in (0, 1), (args, result.stderr)
+
+
+def test_swap_mutation_takes_numbers_past_the_int_string_limit() -> None:
+    """The swap mutation once stopped a child with a traceback on a 4,844-digit number
+    (Python's int-string conversion limit); it makes the start a longer number instead."""
+    import random
+
+    end = b"9" * 5000
+    data = b"A 1 " + end + b"|||X|||y|||REQUIRED|||-NONE-|||0\n"
+    for seed in range(8):
+        out = fuzzing.m_swap(random.Random(seed), data)
+        assert out != data and len(out) >= len(data)

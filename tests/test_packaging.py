@@ -74,8 +74,11 @@ def venv(built: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Pa
                                 "print(sysconfig.get_paths()['purelib'])"], check=True,
                                capture_output=True, text=True).stdout.strip())
     (site / "_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    # --ignore-installed: where the test environment holds a (non-editable) install of
+    # gecformats, pip would find it through the .pth line and install nothing (as in CI)
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install",
-                    "--no-deps", "--no-index", "-q", str(built["wheel"])], check=True,
+                    "--no-deps", "--no-index", "--ignore-installed", "-q",
+                    str(built["wheel"])], check=True,
                    capture_output=True)
     return home
 
@@ -130,7 +133,7 @@ def test_the_installed_wheel_runs_outside_the_clone(venv: Path, tmp_path: Path) 
     where = _run(venv, tmp_path, "python", "-c", "import gecformats, maxmatch; "
                  "print(gecformats.__file__); print(maxmatch.__file__)")
     assert where.returncode == 0, where.stderr
-    assert all(line.startswith(str(venv)) for line in where.stdout.split())
+    assert all(line.startswith(str(venv)) for line in where.stdout.split()), where.stdout
 
     scored = _run(venv, tmp_path, "gecformats", "score", "sample.hyp", "--gold", "sample.m2",
                   "--format", "json", "-o", "table.tex")

@@ -75,30 +75,12 @@ def explain(
     Without a claim, the sensitivity alone.  Exit status: 0 explained (whether or not a
     setting matches), 1 bad input data, 2 bad usage.
     """
-    from gecformats.errors import UsageError
-    from gecformats.explain import explain as run, parse_claim
+    from gecformats.explain import explain as run
     from gecformats.explain.render import format_text, to_dict
-    from gecformats.explain.settings import match_claims, read_claim_table
     from gecformats.io import json_text
-    from gecformats.metrics.pipeline import system_names
 
     with user_errors():
-        if claim is not None and claim_table is not None:
-            raise UsageError("'--claim' / '--claim-table': give one")
-        if claim_column is not None and claim_table is None:
-            raise UsageError("'--claim-column' goes with --claim-table")
-        claims: list[Any] = [None] * len(hypotheses)
-        unknown: list[str] = []
-        if claim is not None:
-            if len(hypotheses) != 1:
-                raise UsageError("'--claim' is one HYP's value; for several, --claim-table")
-            claims = [parse_claim(claim)]
-        elif claim_table is not None:
-            claims, unknown = match_claims(system_names(hypotheses),
-                                           read_claim_table(claim_table, claim_column))
-        for name in unknown:
-            typer.echo(f"gecformats: note: {claim_table}: no HYP named {name}: row left out",
-                       err=True)
+        claims = _claims(hypotheses, claim, claim_table, claim_column)
         with ExitStack() as stack:
             bar: list[Callable[[int], None] | None] = [None]
 
@@ -120,3 +102,30 @@ def explain(
         typer.echo(json_text(to_dict(explanation, top), ensure_ascii=False, indent=2))
     else:
         typer.echo(format_text(explanation, top))
+
+
+def _claims(hypotheses: list[str], claim: str | None, claim_table: str | None,
+            claim_column: str | None) -> list[Any]:
+    """One claim (or None) per HYP, from --claim or --claim-table; a note per table row
+    naming no HYP.  Raises UsageError for options that do not go together."""
+    from gecformats.errors import UsageError
+    from gecformats.explain import parse_claim
+    from gecformats.explain.settings import match_claims, read_claim_table
+    from gecformats.metrics.pipeline import system_names
+
+    if claim is not None and claim_table is not None:
+        raise UsageError("'--claim' / '--claim-table': give one")
+    if claim_column is not None and claim_table is None:
+        raise UsageError("'--claim-column' goes with --claim-table")
+    if claim is not None:
+        if len(hypotheses) != 1:
+            raise UsageError("'--claim' is one HYP's value; for several, --claim-table")
+        return [parse_claim(claim)]
+    if claim_table is None:
+        return [None] * len(hypotheses)
+    claims, unknown = match_claims(system_names(hypotheses),
+                                   read_claim_table(claim_table, claim_column))
+    for name in unknown:
+        typer.echo(f"gecformats: note: {claim_table}: no HYP named {name}: row left out",
+                   err=True)
+    return claims
