@@ -41,17 +41,26 @@ typedef struct {
     Py_ssize_t n, cap;
 } Vec32;
 
-static int vec_push(Vec32 *v, int32_t x) {
-    if (v->n == v->cap) {
-        Py_ssize_t cap = v->cap ? 2 * v->cap : 64;
-        int32_t *a = (int32_t *)realloc(v->a, (size_t)cap * sizeof(int32_t));
-        if (!a) return -1;
-        v->a = a;
-        v->cap = cap;
-    }
+static int vec_grow(Vec32 *v) {
+    Py_ssize_t cap = v->cap ? 2 * v->cap : 64;
+    int32_t *a = (int32_t *)realloc(v->a, (size_t)cap * sizeof(int32_t));
+    if (!a) return -1;
+    v->a = a;
+    v->cap = cap;
+    return 0;
+}
+
+static inline int vec_push(Vec32 *v, int32_t x) {
+    if (v->n == v->cap && vec_grow(v) < 0) return -1;
     v->a[v->n++] = x;
     return 0;
 }
+
+/* an arc into a vertex, as that vertex's in-arc list holds it: the source vertex and the
+ * entry */
+typedef struct {
+    int32_t i, e;
+} InArc;
 
 typedef struct {
     /* sizes */
@@ -69,62 +78,50 @@ typedef struct {
     int32_t *row_start;     /* n + 2: first vertex of each row */
     /* entries: one per distinct key */
     int32_t ne, cape;
-    uint64_t *ekey;
-    int32_t *eu, *ew, *edist, *eunch, *eextra, *epos, *enext;
+    int32_t *eu, *ew, *edist, *eunch, *eextra;
     uint8_t *eflag;
     int32_t nbase_entries;  /* entries 0 .. nbase_entries - 1 are the base keys */
-    /* hash: key -> entry */
-    int32_t *slots;
-    uint64_t hmask;
-    int hshift;
+    /* the key -> entry map: each vertex's in-arcs, sorted by source (a key is looked up
+     * by a binary search there; the closure merges these lists) */
+    InArc **in;
+    int32_t *in_len;
     /* the edge list (entry per occurrence), the base list being its first nbase_list */
     Vec32 edges;
     Py_ssize_t nbase_list;
     Vec32 noop_positions;
     Vec32 rewritten;        /* entries appended more than once */
-    /* relaxation list */
-    Py_ssize_t nrelax, nbase_relax;
-    int32_t *rus, *rvs;
-    double *rws;
+    /* the relaxation list is the base entries (entry e at position e: they were made in
+     * the base list's order, its adjacent duplicates dropped) and then the arcs of the edge
+     * list; every occurrence of a key has the same weight, kept per entry */
+    double *wt;
 } Lat;
 
 static void lat_free(Lat *L) {
     free(L->src); free(L->hyp);
     free(L->rows1); free(L->rows2); free(L->vid); free(L->reached);
     free(L->vi); free(L->vj); free(L->row_start);
-    free(L->ekey); free(L->eu); free(L->ew); free(L->edist); free(L->eunch);
-    free(L->eextra); free(L->epos); free(L->enext); free(L->eflag);
-    free(L->slots);
+    free(L->eu); free(L->ew); free(L->edist); free(L->eunch);
+    free(L->eextra); free(L->eflag);
+    if (L->in)
+        for (int32_t v = 0; v < L->nv; v++) free(L->in[v]);
+    free(L->in); free(L->in_len);
     free(L->edges.a); free(L->noop_positions.a); free(L->rewritten.a);
-    free(L->rus); free(L->rvs); free(L->rws);
+    free(L->wt);
 }
 
-/* ------------------------------------------------------------------ the key table */
+/* ------------------------------------------------------------------ keys and entries */
 
-#define GOLDEN 0x9E3779B97F4A7C15ULL
+#define KEY(L, e) ((uint64_t)(L)->eu[e] * (uint64_t)(L)->nv + (uint64_t)(L)->ew[e])
 
-static int hash_init(Lat *L, int bits) {
-    size_t size = (size_t)1 << bits;
-    L->slots = (int32_t *)malloc(size * sizeof(int32_t));
-    if (!L->slots) return -1;
-    memset(L->slots, 0xff, size * sizeof(int32_t));
-    L->hmask = size - 1;
-    L->hshift = 64 - bits;
-    return 0;
-}
-
-/* the slot holding `key`, or the empty slot where it would go */
-static inline uint64_t hash_slot(const Lat *L, uint64_t key) {
-    uint64_t s = (key * GOLDEN) >> L->hshift;
-    for (;;) {
-        int32_t e = L->slots[s];
-        if (e < 0 || L->ekey[e] == key) return s;
-        s = (s + 1) & L->hmask;
+/* the entry of the key u -> v, or -1 */
+static int32_t find(const Lat *L, int32_t u, int32_t v) {
+    const InArc *a = L->in[v];
+    int32_t lo = 0, hi = L->in_len[v];
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (a[mid].i < u) lo = mid + 1; else hi = mid;
     }
-}
-
-static inline int32_t find(const Lat *L, uint64_t key) {
-    return L->slots[hash_slot(L, key)];
+    return lo < L->in_len[v] && a[lo].i == u ? a[lo].e : -1;
 }
 
 static int grow_entries(Lat *L) {
@@ -135,29 +132,19 @@ static int grow_entries(Lat *L) {
         if (!p) return -1; \
         L->field = p; \
     } while (0)
-    GROW(ekey, uint64_t); GROW(eu, int32_t); GROW(ew, int32_t); GROW(edist, int32_t);
-    GROW(eunch, int32_t); GROW(eextra, int32_t); GROW(epos, int32_t); GROW(enext, int32_t);
-    GROW(eflag, uint8_t);
+    GROW(eu, int32_t); GROW(ew, int32_t); GROW(edist, int32_t);
+    GROW(eunch, int32_t); GROW(eextra, int32_t); GROW(eflag, uint8_t);
 #undef GROW
     L->cape = cap;
-    /* keep the table at most half full */
-    if ((uint64_t)cap * 2 > L->hmask + 1) {
-        int bits = 64 - L->hshift + 1;
-        while (((uint64_t)1 << bits) < (uint64_t)cap * 2) bits++;
-        free(L->slots);
-        if (hash_init(L, bits) < 0) return -1;
-        for (int32_t e = 0; e < L->ne; e++) L->slots[hash_slot(L, L->ekey[e])] = e;
-    }
     return 0;
 }
 
-/* a new entry for `key` (not present), -1 on memory failure */
-static int32_t add_entry(Lat *L, uint64_t key, int32_t u, int32_t w, int32_t dist, int32_t unch) {
+/* a new entry (its key not present), -1 on memory failure */
+static inline int32_t add_entry(Lat *L, int32_t u, int32_t w, int32_t dist, int32_t unch) {
     if (L->ne == L->cape && grow_entries(L) < 0) return -1;
     int32_t e = L->ne++;
-    L->ekey[e] = key; L->eu[e] = u; L->ew[e] = w; L->edist[e] = dist; L->eunch[e] = unch;
-    L->eextra[e] = 0; L->epos[e] = -1; L->enext[e] = -1; L->eflag[e] = 0;
-    L->slots[hash_slot(L, key)] = e;
+    L->eu[e] = u; L->ew[e] = w; L->edist[e] = dist; L->eunch[e] = unch;
+    L->eextra[e] = 0; L->eflag[e] = 0;
     return e;
 }
 
@@ -350,9 +337,6 @@ static int base_lattice(Lat *L) {
     /* the base list: both graphs' keys sorted (the noop bit never splits equal keys: the
      * same cell pair has the same kind in both graphs) */
     qsort(keys, nkeys, sizeof(uint64_t), cmp_u64);
-    int bits = 10;
-    while (((size_t)1 << bits) < 2 * nkeys + 2) bits++;
-    if (hash_init(L, bits) < 0) { free(keys); return -1; }
     int32_t last = -1;
     uint64_t last_key = UINT64_MAX;
     for (size_t k = 0; k < nkeys; k++) {
@@ -366,7 +350,7 @@ static int base_lattice(Lat *L) {
             uint64_t uc = cellkey / nc, wc = cellkey % nc;
             int32_t u = L->vid[slot_of(L, (int32_t)(uc / width), (int32_t)(uc % width))];
             int32_t w = L->vid[slot_of(L, (int32_t)(wc / width), (int32_t)(wc % width))];
-            e = add_entry(L, (uint64_t)u * nv + w, u, w, 1, noop);
+            e = add_entry(L, u, w, 1, noop);
             if (e < 0) { free(keys); return -1; }
             last = e;
             last_key = cellkey;
@@ -378,26 +362,61 @@ static int base_lattice(Lat *L) {
     L->vid = NULL;
     L->nbase_list = L->edges.n;
     L->nbase_entries = L->ne;
+    /* the in-arc lists of the base keys: made in key order, so sorted by source */
+    L->in = (InArc **)calloc((size_t)(nv ? nv : 1), sizeof(InArc *));
+    L->in_len = (int32_t *)calloc((size_t)(nv ? nv : 1), sizeof(int32_t));
+    if (!L->in || !L->in_len) return -1;
+    for (int32_t e = 0; e < L->ne; e++) L->in_len[L->ew[e]]++;
+    for (int32_t v = 0; v < nv; v++) {
+        if (!L->in_len[v]) continue;
+        L->in[v] = (InArc *)malloc((size_t)L->in_len[v] * sizeof(InArc));
+        if (!L->in[v]) return -1;
+        L->in_len[v] = 0;
+    }
+    for (int32_t e = 0; e < L->ne; e++) {
+        InArc *a = &L->in[L->ew[e]][L->in_len[L->ew[e]]++];
+        a->i = L->eu[e]; a->e = e;
+    }
     return 0;
 }
 
 /* ------------------------------------------------------------------ closure (§5.4) */
 
-static int cmp_in(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+/* the in-arcs made into one out-arc's target at the current pivot (ascending sources) */
+typedef struct {
+    InArc *a;
+    int32_t n, cap;
+} NewArcs;
+
+/* merge `add` (sorted) into vertex v's in-arc list (sorted, no source in common), in
+ * place from the end */
+static int merge_in(Lat *L, int32_t v, const NewArcs *add) {
+    int32_t n = L->in_len[v], total = n + add->n;
+    InArc *a = (InArc *)realloc(L->in[v], (size_t)total * sizeof(InArc));
+    if (!a) return -1;
+    int32_t x = n - 1, y = add->n - 1, k = total - 1;
+    while (y >= 0) a[k--] = x >= 0 && a[x].i > add->a[y].i ? a[x--] : add->a[y--];
+    L->in[v] = a;
+    L->in_len[v] = total;
+    return 0;
 }
 
-/* returns 0, -1 (memory), -3 (interrupted), or 2 with *edges_at set (past max_edges) */
+/* Returns 0, -1 (memory), -3 (interrupted), or 2 with *edges_at set (past max_edges).
+ *
+ * At pivot k the reference combines each in-neighbour i, in ascending order, with each
+ * out-neighbour j (at most three: right, down, diagonal; all base arcs), looking the key
+ * i -> j up.  The in-arc lists are sorted by source and arcs into j are made only at the
+ * turns of j's predecessors, so each look-up is a step of a merge of k's list with j's, and
+ * the arcs made into j at this turn (ascending sources again) are merged into j's list
+ * after it: memory is read in order, and no table of keys is needed. */
 static int close_lattice(Lat *L, int64_t limit, int has_cap, int64_t cap, Py_ssize_t *edges_at) {
     int32_t nv = L->nv;
     if (has_cap && L->edges.n > cap) { *edges_at = L->edges.n; return 2; }
     int32_t *out_start = (int32_t *)malloc((size_t)(nv + 1) * sizeof(int32_t));
-    int32_t *in_head = (int32_t *)malloc((size_t)(nv ? nv : 1) * sizeof(int32_t));
-    uint64_t *ins = NULL;
-    size_t capins = 0;
+    NewArcs fresh[8];
+    memset(fresh, 0, sizeof(fresh));
     int rc = 0;
-    if (!out_start || !in_head) { rc = -1; goto done; }
+    if (!out_start) { rc = -1; goto done; }
     /* base entries are in key order: each vertex's out-arcs are consecutive */
     {
         int32_t e = 0;
@@ -406,46 +425,37 @@ static int close_lattice(Lat *L, int64_t limit, int has_cap, int64_t cap, Py_ssi
             out_start[v] = e;
         }
     }
-    for (int32_t v = 0; v < nv; v++) in_head[v] = -1;
-    for (int32_t e = 0; e < L->nbase_entries; e++) {
-        L->enext[e] = in_head[L->ew[e]];
-        in_head[L->ew[e]] = e;
-    }
     int64_t safe = has_cap ? cap - 3 * (int64_t)nv : 0;
     uint64_t work = 0;
     for (int32_t k = 0; k < nv; k++) {
         int32_t o0 = out_start[k], o1 = out_start[k + 1];
-        if (o0 == o1) continue;
-        size_t nins = 0;
-        for (int32_t e = in_head[k]; e >= 0; e = L->enext[e]) {
-            if (nins == capins) {
-                size_t c = capins ? 2 * capins : 64;
-                uint64_t *p = (uint64_t *)realloc(ins, c * sizeof(uint64_t));
-                if (!p) { rc = -1; goto done; }
-                ins = p;
-                capins = c;
-            }
-            ins[nins++] = ((uint64_t)L->eu[e] << 32) | (uint32_t)e;
-        }
-        if (!nins) continue;
-        if (nins > 1) qsort(ins, nins, sizeof(uint64_t), cmp_in);
+        int32_t nins = L->in_len[k];
+        if (o0 == o1 || !nins) continue;
+        if (o1 - o0 > 8) { rc = -1; goto done; } /* cannot happen: a cell has three successors */
+        const InArc *ins = L->in[k];
         int64_t len = L->edges.n;
         int near_cap = has_cap && len > safe && len + 3 * (int64_t)nins > cap;
-        /* the out-arcs (at most three: one is the diagonal, the only one that can be a noop)
-         * and the changing ones among them */
-        int32_t outs[8], changing[8];
-        int nouts = 0, nchanging = 0;
-        for (int32_t e = o0; e < o1 && nouts < 8; e++) {
-            outs[nouts++] = e;
-            if (L->eunch[e] != L->edist[e]) changing[nchanging++] = e;
+        /* the out-arcs (the diagonal is the only one that can be a noop), the changing ones
+         * among them, and per out-arc its target and a cursor in the target's list */
+        int nouts = o1 - o0, nchanging = 0;
+        int outs[8], changing[8], out_noop[8];
+        int32_t target[8], cursor[8], out_dist[8], out_unch[8];
+        for (int q = 0; q < nouts; q++) {
+            int32_t e = o0 + q;
+            outs[q] = q;
+            out_noop[q] = L->eunch[e] == L->edist[e];
+            if (!out_noop[q]) changing[nchanging++] = q;
+            target[q] = L->ew[e];
+            out_dist[q] = L->edist[e];
+            out_unch[q] = L->eunch[e];
+            cursor[q] = 0;
+            fresh[q].n = 0;
         }
-        if (o1 - o0 > 8) { rc = -1; goto done; } /* cannot happen: a cell has three successors */
-        for (size_t t = 0; t < nins; t++) {
+        for (int32_t t = 0; t < nins; t++) {
             if (near_cap && L->edges.n > cap) { *edges_at = L->edges.n; rc = 2; goto done; }
-            int32_t ein = (int32_t)(ins[t] & 0xffffffffu);
-            int32_t i = L->eu[ein];
+            int32_t ein = ins[t].e, i = ins[t].i;
             int32_t dist = L->edist[ein], unchanged = L->eunch[ein];
-            const int32_t *targets;
+            const int *targets;
             int ntargets;
             if (unchanged < limit) {
                 targets = outs; ntargets = nouts;
@@ -455,37 +465,50 @@ static int close_lattice(Lat *L, int64_t limit, int has_cap, int64_t cap, Py_ssi
                 continue;
             }
             int all_noop = unchanged == dist;
-            for (int q = 0; q < ntargets; q++) {
-                int32_t eo = targets[q];
-                int32_t j = L->ew[eo];
-                int noop = L->eunch[eo] == L->edist[eo];
-                uint64_t key = (uint64_t)i * nv + j;
-                uint64_t s = hash_slot(L, key);
-                int32_t cur = L->slots[s];
-                if (cur < 0) {
-                    if (all_noop && noop && vec_push(&L->noop_positions, (int32_t)L->edges.n) < 0) {
-                        rc = -1; goto done;
-                    }
-                    int32_t e = add_entry(L, key, i, j, dist + L->edist[eo],
-                                          unchanged + L->eunch[eo]);
-                    if (e < 0 || vec_push(&L->edges, e) < 0) { rc = -1; goto done; }
-                    L->enext[e] = in_head[j];
-                    in_head[j] = e;
-                } else if (L->edist[cur] >= dist + 2) {
+            for (int x = 0; x < ntargets; x++) {
+                int q = targets[x];
+                int32_t j = target[q];
+                int noop = out_noop[q];
+                int32_t ndist = dist + out_dist[q], nunch = unchanged + out_unch[q];
+                InArc *arcs = L->in[j];
+                int32_t c = cursor[q], len_j = L->in_len[j];
+                while (c < len_j && arcs[c].i < i) c++;
+                cursor[q] = c;
+                if (c < len_j && arcs[c].i == i) {
+                    int32_t cur = arcs[c].e;
+                    if (L->edist[cur] < dist + 2) continue; /* not strictly longer: kept */
                     if (all_noop && noop && vec_push(&L->noop_positions, (int32_t)L->edges.n) < 0) {
                         rc = -1; goto done;
                     }
                     if (vec_push(&L->edges, cur) < 0) { rc = -1; goto done; }
-                    L->edist[cur] = dist + L->edist[eo];
-                    L->eunch[cur] = unchanged + L->eunch[eo];
+                    L->edist[cur] = ndist;
+                    L->eunch[cur] = nunch;
                     if (L->eextra[cur]++ == 0 && vec_push(&L->rewritten, cur) < 0) {
                         rc = -1; goto done;
                     }
+                } else {
+                    if (all_noop && noop && vec_push(&L->noop_positions, (int32_t)L->edges.n) < 0) {
+                        rc = -1; goto done;
+                    }
+                    int32_t e = add_entry(L, i, j, ndist, nunch);
+                    if (e < 0 || vec_push(&L->edges, e) < 0) { rc = -1; goto done; }
+                    NewArcs *f = &fresh[q];
+                    if (f->n == f->cap) {
+                        int32_t grown = f->cap ? 2 * f->cap : 64;
+                        InArc *p = (InArc *)realloc(f->a, (size_t)grown * sizeof(InArc));
+                        if (!p) { rc = -1; goto done; }
+                        f->a = p;
+                        f->cap = grown;
+                    }
+                    InArc *a = &f->a[f->n++];
+                    a->i = i; a->e = e;
                 }
             }
             if (L->edges.n >= INT32_MAX - 8) { rc = -1; goto done; }
         }
-        work += nins;
+        for (int q = 0; q < nouts; q++)
+            if (fresh[q].n && merge_in(L, target[q], &fresh[q]) < 0) { rc = -1; goto done; }
+        work += (uint64_t)nins;
         if (work > (1u << 20)) {
             work = 0;
             if (PyErr_CheckSignals() < 0) { rc = -3; goto done; }
@@ -493,7 +516,8 @@ static int close_lattice(Lat *L, int64_t limit, int has_cap, int64_t cap, Py_ssi
     }
     if (has_cap && L->edges.n > cap) { *edges_at = L->edges.n; rc = 2; }
 done:
-    free(out_start); free(in_head); free(ins);
+    free(out_start);
+    for (int q = 0; q < 8; q++) free(fresh[q].a);
     return rc;
 }
 
@@ -549,102 +573,76 @@ static double base_weight(const Lat *L, int32_t e) {
     return w;
 }
 
+/* the weights of SentenceSearch: per entry, as every occurrence of a key has the same */
 static int relaxation(Lat *L) {
-    Py_ssize_t narcs = L->edges.n - L->nbase_list;
-    Py_ssize_t size = L->nbase_entries + narcs;
-    L->rus = (int32_t *)malloc((size_t)(size ? size : 1) * sizeof(int32_t));
-    L->rvs = (int32_t *)malloc((size_t)(size ? size : 1) * sizeof(int32_t));
-    L->rws = (double *)malloc((size_t)(size ? size : 1) * sizeof(double));
-    if (!L->rus || !L->rvs || !L->rws) return -1;
-    Py_ssize_t r = 0;
+    L->wt = (double *)malloc((size_t)(L->ne ? L->ne : 1) * sizeof(double));
+    if (!L->wt) return -1;
     int32_t last = -1;
     for (Py_ssize_t p = 0; p < L->nbase_list; p++) {
         int32_t e = L->edges.a[p];
         int noop1 = L->edist[e] == 1 && L->eunch[e] == 1;
-        if (e == last) {
-            if (!noop1) L->rws[r - 1] += EPSILON;
+        if (e == last) { /* a base key listed twice (adjacent) */
+            if (!noop1) L->wt[e] += EPSILON;
             continue;
         }
         last = e;
-        L->epos[e] = (int32_t)r;
-        L->rus[r] = L->eu[e];
-        L->rvs[r] = L->ew[e];
-        L->rws[r] = noop1 ? 1.0 : 1 + EPSILON;
-        r++;
+        L->wt[e] = noop1 ? 1.0 : 1 + EPSILON;
     }
-    L->nbase_relax = r;
     for (Py_ssize_t p = L->nbase_list; p < L->edges.n; p++) {
         int32_t e = L->edges.a[p];
-        if (L->epos[e] < 0) L->epos[e] = (int32_t)r;
-        L->rus[r] = L->eu[e];
-        L->rvs[r] = L->ew[e];
         if (L->eextra[e])
-            L->rws[r] = base_weight(L, e);
+            L->wt[e] = base_weight(L, e);
         else if (L->eflag[e] & F_SURVIVOR)
-            L->rws[r] = (double)L->edist[e];
+            L->wt[e] = (double)L->edist[e];
         else
-            L->rws[r] = (double)L->edist[e] + EPSILON;
-        r++;
+            L->wt[e] = (double)L->edist[e] + EPSILON;
     }
-    L->nrelax = r;
     return 0;
 }
 
+/* bellman_ford of search.py over the relaxation list (the base entries, then the arcs of
+ * the edge list), with its ordered shortcuts */
 static void bellman_ford(const Lat *L, double *d, int32_t *pred, uint8_t *lowered) {
     int32_t nv = L->nv;
-    const int32_t *us = L->rus, *vs = L->rvs;
-    const double *ws = L->rws;
-    Py_ssize_t nb = L->nbase_relax, nr = L->nrelax;
+    const int32_t *eu = L->eu, *ew = L->ew, *arcs = L->edges.a;
+    const double *wt = L->wt;
+    int32_t nb = L->nbase_entries;
+    Py_ssize_t a0 = L->nbase_list, a1 = L->edges.n;
     for (int32_t v = 0; v < nv; v++) {
         d[v] = Py_HUGE_VAL;
         pred[v] = -1;
     }
     d[0] = 0.0;
+#define RELAX(e, then) do { \
+        int32_t u_ = eu[e], v_ = ew[e]; \
+        double nd = d[u_] + wt[e]; \
+        if (nd < d[v_]) { d[v_] = nd; pred[v_] = u_; then; } \
+    } while (0)
     if (!nb) { /* no order to use (not reached: a changed sentence has base edges) */
         for (int32_t pass = 0; pass < nv - 1; pass++) {
             int changed = 0;
-            for (Py_ssize_t r = 0; r < nr; r++) {
-                double nd = d[us[r]] + ws[r];
-                if (nd < d[vs[r]]) { d[vs[r]] = nd; pred[vs[r]] = us[r]; changed = 1; }
-            }
+            for (Py_ssize_t p = a0; p < a1; p++) RELAX(arcs[p], changed = 1);
             if (!changed) break;
         }
         return;
     }
     int32_t sink = nv - 1;
     if (nv < 2) return;
-    for (Py_ssize_t r = 0; r < nb; r++) {
-        double nd = d[us[r]] + ws[r];
-        if (nd < d[vs[r]]) { d[vs[r]] = nd; pred[vs[r]] = us[r]; }
-    }
+    for (int32_t e = 0; e < nb; e++) RELAX(e, (void)0);
     int again = 0;
-    for (Py_ssize_t r = nb; r < nr; r++) {
-        double nd = d[us[r]] + ws[r];
-        if (nd < d[vs[r]]) {
-            d[vs[r]] = nd;
-            pred[vs[r]] = us[r];
-            if (vs[r] != sink) again = 1;
-        }
-    }
+    for (Py_ssize_t p = a0; p < a1; p++) RELAX(arcs[p], if (v_ != sink) again = 1);
     for (int32_t pass = 0; pass < nv - 2; pass++) {
         if (!again) break;
         memset(lowered, 0, (size_t)nv);
-        for (Py_ssize_t r = 0; r < nb; r++) {
-            double nd = d[us[r]] + ws[r];
-            if (nd < d[vs[r]]) { d[vs[r]] = nd; pred[vs[r]] = us[r]; lowered[vs[r]] = 1; }
-        }
+        for (int32_t e = 0; e < nb; e++) RELAX(e, lowered[v_] = 1);
         again = 0;
-        for (Py_ssize_t r = nb; r < nr; r++) {
-            if (!lowered[us[r]]) continue;
-            double nd = d[us[r]] + ws[r];
-            if (nd < d[vs[r]]) {
-                d[vs[r]] = nd;
-                pred[vs[r]] = us[r];
-                lowered[vs[r]] = 1;
-                if (vs[r] != sink) again = 1;
-            }
+        for (Py_ssize_t p = a0; p < a1; p++) {
+            int32_t e = arcs[p];
+            if (!lowered[eu[e]]) continue;
+            RELAX(e, lowered[v_] = 1; if (v_ != sink) again = 1);
         }
     }
+#undef RELAX
 }
 
 /* ------------------------------------------------------------------ golds */
@@ -913,7 +911,7 @@ static int weights_for(const Lat *L, const Golds *G, Py_ssize_t g0, Py_ssize_t g
         for (int32_t u = L->row_start[s0]; u < L->row_start[s0 + 1]; u++)
             for (int32_t v = L->row_start[s1]; v < L->row_start[s1 + 1]; v++) {
                 if (u >= v) continue;
-                int32_t e = find(L, (uint64_t)u * L->nv + v);
+                int32_t e = find(L, u, v);
                 if (e < 0 || (L->eflag[e] & F_REMOVED)) continue;
                 int32_t count = (L->eflag[e] & F_DUP) ? 2 : 1 + L->eextra[e];
                 int32_t idx = (int32_t)S->distinct.n;
@@ -974,7 +972,7 @@ static PyObject *backtrack(const Lat *L, const int32_t *pred, PyObject *source, 
     if (!out) return NULL;
     int32_t v = L->nv - 1, u = pred[v];
     while (u >= 0) {
-        int32_t e = find(L, (uint64_t)u * L->nv + v);
+        int32_t e = find(L, u, v);
         int32_t d = L->edist[e];
         int32_t i0 = L->vi[u], j0 = L->vj[u], i1 = L->vi[v], j1 = L->vj[v];
         if (!(L->eunch[e] == d && i0 != i1 && j0 != j1)) {
@@ -1139,7 +1137,7 @@ static PyObject *evaluate(PyObject *self, PyObject *const *args, Py_ssize_t narg
             int32_t e = ov.e[x];
             double w = ov.w[x];
             Py_ssize_t y = x;
-            while (y > 0 && L.ekey[ov.e[y - 1]] > L.ekey[e]) {
+            while (y > 0 && KEY(&L, ov.e[y - 1]) > KEY(&L, e)) {
                 ov.e[y] = ov.e[y - 1];
                 ov.w[y] = ov.w[y - 1];
                 y--;
@@ -1159,42 +1157,16 @@ static PyObject *evaluate(PyObject *self, PyObject *const *args, Py_ssize_t narg
         if (edits) {
             Py_INCREF(edits);
         } else {
-            /* apply the overrides at every position of their keys, search, restore */
-            Vec32 pos = {0};
-            double *old = NULL;
-            int fail = 0;
-            for (Py_ssize_t x = 0; x < ov.n && !fail; x++) {
-                int32_t e = ov.e[x];
-                if (e < L.nbase_entries || !L.eextra[e]) {
-                    fail = vec_push(&pos, L.epos[e]) < 0;
-                } else {
-                    for (Py_ssize_t r = L.nbase_relax; r < L.nrelax && !fail; r++)
-                        if (L.rvs[r] == L.ew[e] && L.rus[r] == L.eu[e]) fail = vec_push(&pos, (int32_t)r) < 0;
-                }
-                if (!fail) fail = vec_push(&pos, -1 - (int32_t)x) < 0; /* end of x's positions */
-            }
-            if (!fail && pos.n) {
-                old = (double *)malloc((size_t)pos.n * sizeof(double));
-                fail = !old;
-            }
-            if (fail) { free(pos.a); free(old); goto nomem; }
-            {
-                Py_ssize_t start = 0;
-                for (Py_ssize_t p = 0; p < pos.n; p++) {
-                    if (pos.a[p] < 0) {
-                        double w = ov.w[-1 - pos.a[p]];
-                        for (Py_ssize_t q = start; q < p; q++) {
-                            old[q] = L.rws[pos.a[q]];
-                            L.rws[pos.a[q]] = w;
-                        }
-                        start = p + 1;
-                    }
-                }
+            /* the overrides set their keys' weights (every position of a key has its
+             * entry's), for this search only */
+            double *old = (double *)malloc((size_t)(ov.n ? ov.n : 1) * sizeof(double));
+            if (!old) goto nomem;
+            for (Py_ssize_t x = 0; x < ov.n; x++) {
+                old[x] = L.wt[ov.e[x]];
+                L.wt[ov.e[x]] = ov.w[x];
             }
             bellman_ford(&L, d, pred, lowered);
-            for (Py_ssize_t p = pos.n - 1; p >= 0; p--)
-                if (pos.a[p] >= 0) L.rws[pos.a[p]] = old[p];
-            free(pos.a);
+            for (Py_ssize_t x = ov.n - 1; x >= 0; x--) L.wt[ov.e[x]] = old[x];
             free(old);
             edits = backtrack(&L, pred, source, hypothesis);
             if (!edits) goto error;
