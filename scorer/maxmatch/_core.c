@@ -6,8 +6,10 @@
  * for step and in the same order, so that every tie, every floating-point sum and every
  * refusal comes out as there.  Only the representation differs: tokens are interned to
  * integers, a vertex is its index in the sorted vertex list (an order-preserving renumbering
- * of the cells), an edge key is u * V + w over those indices, and the key -> data dictionary
- * is an open-addressing table over a dense array of entries.
+ * of the cells), a key (u, w) has one entry (dist, unchanged, flags) in dense arrays, the
+ * key -> entry dictionary is each vertex's list of in-arcs sorted by source (the closure
+ * merges these lists, see close_lattice), and weights are kept per entry (every occurrence
+ * of a key in the relaxation list has the same).
  *
  * evaluate(source, hypothesis, golds, max_unchanged_words, max_edges) -> result
  *   source, hypothesis: tuples of str; golds: a list (one per annotator, visiting order) of
