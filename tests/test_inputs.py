@@ -61,6 +61,48 @@ def test_similarity_ignores_spacing_and_case() -> None:
                             grams("Thanks for the letter.")) < 1
 
 
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def _near_texts(draw):
+    """A text and another: unrelated, or the first with a few spans changed."""
+    alphabet = st.sampled_from("abcde ")
+    source = draw(st.text(alphabet, min_size=0, max_size=60))
+    if draw(st.booleans()):
+        return source, draw(st.text(alphabet, max_size=60))
+    other = source
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(other)))
+        other = other[:at] + draw(st.text(alphabet, max_size=6)) + other[at + draw(st.integers(0, 6)):]
+    return source, other
+
+
+@settings(max_examples=500, deadline=None)
+@given(_near_texts())
+def test_the_shortcut_only_says_alike_when_alike(texts) -> None:
+    """The bound that spares a changed line its trigram set (issue 37) never passes a line
+    whose similarity is under the threshold."""
+    from gecformats.convert.align import flat as flat_text
+    from gecformats.metrics.inputs import THRESHOLD, surely_alike
+
+    source, hypothesis = grams(texts[0]), grams(texts[1])
+    if source[1] and len(hypothesis[0]) >= MIN_CHARS and source[0] != hypothesis[0]:
+        if surely_alike(source, flat_text(texts[1])):
+            assert similarity(source, hypothesis) >= THRESHOLD
+
+
+def test_the_shortcut_spares_most_changed_lines() -> None:
+    from gecformats.convert.align import flat as flat_text
+    from gecformats.metrics.inputs import surely_alike
+
+    source = grams("The technology has been advancing so rapidly that we can hardly keep up .")
+    assert surely_alike(source, flat_text("The technology has advanced so rapidly that we can "
+                                          "hardly keep up with it ."))
+    assert not surely_alike(source, flat_text("Genetic testing raises ethical questions ."))
+
+
 def feed(pairs: list[tuple[str, str]]) -> Correspondence:
     check = Correspondence("out.txt", "gold.m2")
     for n, (src, hyp) in enumerate(pairs, 1):

@@ -64,10 +64,39 @@ the set of their trigrams (empty below :data:`MIN_CHARS` characters)."""
 
 def grams(text: str | Sequence[str]) -> Grams:
     """``text`` (a string or tokens) as the check compares it (:data:`Grams`)."""
-    flat = _flat(text)
-    if len(flat) < MIN_CHARS:
-        return flat, frozenset()
-    return flat, trigrams(flat)
+    return _grams_of_flat(_flat(text))
+
+
+def _grams_of_flat(flat: str) -> Grams:
+    return (flat, frozenset()) if len(flat) < MIN_CHARS else (flat, trigrams(flat))
+
+
+_PIECE = 12
+"""The length of the pieces of a source :func:`surely_alike` looks for in a text."""
+
+
+def surely_alike(source: Grams, flat: str) -> bool:
+    """Whether a text (``flat``, :func:`flat`, :data:`MIN_CHARS` characters or more,
+    unlike ``source``'s) certainly shares at least :data:`THRESHOLD` with ``source``, told
+    without making its trigram set (most of a system's changed lines).
+
+    Exact as a bound: the source's trigram positions are cut into pieces of
+    :data:`_PIECE` characters (each position in one piece); a piece found anywhere in
+    ``flat`` has all its trigrams in ``flat``'s set, so at most ``r`` of the source's
+    distinct trigrams (those at positions of pieces not found) are missing from it; and
+    ``flat`` has at most ``len - 2`` trigrams.  When ``2 (|A| - r) / (|A| + len - 2)``, a
+    lower bound of the similarity, reaches the threshold, so does the similarity
+    (``False``: compute it)."""
+    text = source[0]
+    positions = len(text) - 2
+    found = 0
+    for start in range(0, positions, _PIECE - 2):
+        piece = text[start:start + _PIECE]
+        if piece in flat:
+            found += len(piece) - 2
+    uncertain = positions - found
+    size = len(source[1])
+    return size > uncertain and 2 * (size - uncertain) / (size + len(flat) - 2) >= THRESHOLD
 
 
 def similarity(a: Grams, b: Grams) -> float:
@@ -98,7 +127,9 @@ class Correspondence:
     def __init__(self, name: str, gold: str, hint: str = "") -> None:
         self.name, self.gold, self.hint = name, gold, hint
         self._window: deque[tuple[int, int, bool]] = deque(maxlen=WINDOW)
-        self._seen: deque[tuple[int, Grams, Grams]] = deque(maxlen=2 * WINDOW)
+        # each sentence's source and hypothesis, as Grams, or as the flat text alone where
+        # its trigrams were not needed (made by _shift if a refusal asks)
+        self._seen: deque[tuple[int, Grams, Grams | str]] = deque(maxlen=2 * WINDOW)
         self.informative = self.unlike = 0
         self._bad = 0  # unlike sentences in the window
 
@@ -113,13 +144,20 @@ class Correspondence:
         """
         flat = _flat(hypothesis)
         if flat == source[0]:  # the source itself, as most lines of a GEC output are
-            hyp: Grams = (flat, source[1])
-        else:
-            hyp = (flat, trigrams(flat) if len(flat) >= MIN_CHARS else frozenset())
-        self._seen.append((number, source, hyp))
-        if not source[1] or not hyp[1]:
+            self._seen.append((number, source, (flat, source[1])))
+            if not source[1]:
+                return
+            bad = False  # similarity 1
+        elif len(flat) < MIN_CHARS or not source[1]:
+            self._seen.append((number, source, flat))
             return
-        bad = similarity(source, hyp) < THRESHOLD
+        elif surely_alike(source, flat):  # its trigram set, made only if a refusal needs it
+            self._seen.append((number, source, flat))
+            bad = False
+        else:
+            hyp = _grams_of_flat(flat)
+            self._seen.append((number, source, hyp))
+            bad = similarity(source, hyp) < THRESHOLD
         self.informative += 1
         self.unlike += bad
         window = self._window
@@ -158,6 +196,8 @@ class Correspondence:
             if not bad:
                 continue
             hyp = next(h for n, _, h in self._seen if n == number)
+            if isinstance(hyp, str):
+                hyp = _grams_of_flat(hyp)
             best, where = NEAR, None
             for n, source in sources:
                 value = similarity(source, hyp)
