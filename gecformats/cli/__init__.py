@@ -335,5 +335,12 @@ def _reflow(doc: str) -> str:
 
 def main() -> None:
     """Entry point of the ``gecformats`` console script."""
+    import gc
+
+    # a run allocates many small objects that live to its end (sentences, edits, counts):
+    # the modules' objects are frozen out of the collector's passes and its youngest
+    # generation is collected less often (5 % of `score`'s CPU on three CoNLL-2014 systems)
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
     app()
 
