@@ -33,7 +33,6 @@ Dask (``pip install 'gecformats[dask]'``) is needed only here; nothing else impo
 from __future__ import annotations
 
 import atexit
-import logging
 import os
 import signal
 import time
@@ -494,6 +493,8 @@ class Engine:
             self._scratch = tempfile.mkdtemp(prefix="gecformats-dask-")
             self._config = dask.config.set({"temporary-directory": self._scratch})
             try:
+                import logging
+
                 # CRITICAL: a task's failure is reported once, by the client, not logged
                 # by the worker on the user's terminal
                 self._cluster = distributed.LocalCluster(

@@ -48,6 +48,29 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         shared_file(*mark.args)
 
 
+@pytest.fixture(params=["python", "c"])
+def maxmatch_backend(request, monkeypatch):
+    """The MaxMatch backend a test runs on, each in turn (a module opts in with
+    ``pytestmark = pytest.mark.usefixtures("maxmatch_backend")``): the pure-Python path
+    (the reference) and the compiled core, in this process and, through
+    ``MAXMATCH_PURE_PYTHON``, in the subprocesses the test starts.  Where the core was not
+    built the "c" runs skip (fail under ``CI=true``: CI's install builds it)."""
+    import maxmatch
+
+    if request.param == "python":
+        monkeypatch.setenv("MAXMATCH_PURE_PYTHON", "1")
+    else:
+        monkeypatch.delenv("MAXMATCH_PURE_PYTHON", raising=False)
+    try:
+        previous = maxmatch._set_backend(request.param)
+    except ImportError as exc:
+        if in_ci():
+            pytest.fail(f"{exc}, but CI=true: CI builds it", pytrace=False)
+        pytest.skip(str(exc))
+    yield request.param
+    maxmatch._set_backend(previous)
+
+
 @pytest.fixture
 def hide_module(monkeypatch):
     """A function ``hide(name)``: imports of package ``name`` (and its submodules) fail from

@@ -199,7 +199,10 @@ def test_a_directory_where_a_file_is_expected(tmp_path: Path) -> None:
 # ------------------------------------------------------------- issue 22: options given twice
 
 def _click_commands() -> dict[str, object]:
-    return dict(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+    group = typer.main.get_command(app)
+    ctx = group.context_class(group)
+    # commands load when looked up (gecformats.cli.COMMANDS): look every one up
+    return {name: group.get_command(ctx, name) for name in group.list_commands(ctx)}  # type: ignore[attr-defined]
 
 
 def test_score_gold_twice_is_a_usage_error() -> None:

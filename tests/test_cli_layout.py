@@ -7,8 +7,10 @@ import inspect
 
 import pytest
 
-from gecformats.cli import app
+from conftest import ROOT
+from gecformats.cli import COMMANDS as NAMES, app, load_commands
 
+load_commands()  # a run loads its own command only; here every one
 MAX_LINES = 60
 # the lead is rewriting score on the new metrics pipeline; it joins the rule afterwards
 NOT_YET: set[str] = set()
@@ -20,6 +22,10 @@ def test_every_command_has_its_module() -> None:
     assert "convert" in COMMANDS and "score" in COMMANDS
     for name, function in COMMANDS.items():
         assert function.__module__ == f"gecformats.cli.{name}"
+    # the lazy table names each command's module, in the order of --help
+    registered = {info.name or info.callback.__name__: info.callback.__module__
+                  for info in app.registered_commands}
+    assert {name: f"gecformats.cli.{module}" for name, module in NAMES.items()} == registered
 
 
 @pytest.mark.parametrize("name", sorted(set(COMMANDS) - NOT_YET))
@@ -89,3 +95,58 @@ def test_a_progress_bar_on_a_terminal_only(args, label) -> None:
     assert "[" not in piped.stderr and "%" not in piped.stderr
     if args[0] == "score":
         assert "[" not in _stderr_on_a_terminal([*args, "--quiet"])
+
+
+AT_GOLD = """
+import builtins, io, json, os, sys
+typer_modules = set(sys.modules)
+import typer
+typer_modules = set(sys.modules) - typer_modules
+before = set(sys.modules) - typer_modules
+gold = sys.argv[sys.argv.index("--gold") + 1]
+real = builtins.open
+
+
+def spy(name, *args, **kwargs):
+    if isinstance(name, (str, os.PathLike)) and os.fspath(name) == gold:
+        new = sorted(set(sys.modules) - before - typer_modules)
+        real(os.environ["AT_GOLD_OUT"], "w").write(json.dumps(new))
+        os._exit(0)
+    return real(name, *args, **kwargs)
+
+
+builtins.open = io.open = spy
+sys.argv = ["gecformats", *sys.argv[1:]]
+from gecformats.cli import main
+main()
+"""
+
+
+def test_score_imports_little_before_it_reads_the_gold(tmp_path) -> None:
+    """``score``'s start-up (issue 37): what it imports before it opens the gold, beyond
+    typer's own modules.  The other commands' modules, the metrics not chosen and the
+    readers of other formats (lxml) stay out; the counts keep them from creeping back."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "modules.json"
+    subprocess.run([sys.executable, "-c", AT_GOLD, "score", "fixtures/score/sample.hyp",
+                    "--gold", "fixtures/score/sample.m2"], check=True, cwd=ROOT,
+                   env={**os.environ, "AT_GOLD_OUT": str(out)})
+    modules = json.loads(out.read_text())
+    ours = [m for m in modules if m.split(".")[0] in ("gecformats", "maxmatch")]
+    commands = {m for m in ours if m.startswith("gecformats.cli.")}
+    assert commands <= {"gecformats.cli.options", "gecformats.cli.score",
+                        "gecformats.cli.scoring"}, commands
+    heavy = [m for m in modules if m.split(".")[0] in ("lxml", "json", "logging", "tempfile",
+                                                        "regex", "numpy", "jieba", "nltk")
+             or m in ("gecformats.tokenize", "gecformats.convert.extract")
+             or (m.startswith(("gecformats.formats.", "gecformats.metrics."))
+                 and m.rsplit(".", 1)[1] in ("gleu", "errant", "imeasure", "green", "cleme",
+                                             "gotoscorer", "sentmean", "ixml", "bea", "nucle"))]
+    assert not heavy, heavy
+    # 31 and 39 when this test was written (66 and 94 before it)
+    assert len(ours) <= 32, ours
+    assert len(modules) <= 42, modules

@@ -24,7 +24,9 @@ import pytest
 import typer.main
 
 from conftest import ROOT, SHARED, shared_file
-from gecformats.cli import app
+from gecformats.cli import app, load_commands
+
+load_commands()  # a run loads its own command only: the reference lists every one
 
 MODULES = ["gecformats.model", "gecformats.report", "gecformats.formats.m2", "gecformats.validate", "gecformats.metrics.stats",
            "gecformats.tokenize", "gecformats.convert.retokenize", "gecformats.convert.loci", "gecformats.convert.refs",

@@ -24,7 +24,9 @@ import typer.main
 
 import report_browser as rb
 from conftest import ROOT, in_ci
-from gecformats.cli import app
+from gecformats.cli import app, load_commands
+
+load_commands()  # a run loads its own command only: the reference lists every one
 
 # the built site is shared by the tests of this module: one xdist worker runs them all
 pytestmark = pytest.mark.xdist_group("docs_site")

@@ -17,6 +17,8 @@ def test_every_module_satisfies_the_protocol(name: str) -> None:
     assert module.NAME == name
     assert module.UNIT in typing.get_args(formats.Unit)
     assert isinstance(module.SUFFIXES, tuple)
+    # the registry's copy, which infer() reads without importing the module
+    assert formats.SUFFIXES.get(name, ()) == module.SUFFIXES
     assert callable(module.read) and callable(module.write)
 
 
@@ -25,6 +27,16 @@ def test_suffixes_name_one_format_each() -> None:
         for suffix in module.SUFFIXES:
             assert formats.infer(f"file{suffix}") == name
             assert formats.infer(f"file{suffix}.gz") == name
+
+
+def test_inferring_a_format_imports_no_reader() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from gecformats import formats; formats.infer('gold.m2'); "
+            "print(sorted(m for m in sys.modules if m.startswith(('gecformats.formats.', 'lxml'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
 
 
 def test_unknown_name_lists_the_known_ones() -> None:

@@ -17,6 +17,9 @@ from gecformats.errors import GecFormatError
 from gecformats.m2scorer_cli import Refused, fast_score
 from gecformats.metrics.score import Scoring
 
+# every test on both backends: the pure-Python path and the compiled core
+pytestmark = pytest.mark.usefixtures("maxmatch_backend")
+
 SCORE = FIXTURES / "score"
 EDGE = "reference/m2scorer/edgecases"
 CONLL = "corpora/conll14"

@@ -14,6 +14,9 @@ import maxmatch
 from gecformats.cli import app
 from gecformats.m2scorer_cli import run as m2scorer_run
 
+# every test on both backends: the pure-Python path and the compiled core
+pytestmark = pytest.mark.usefixtures("maxmatch_backend")
+
 SOURCE = "a b c d e f".split()
 GOLD = {0: [(0, 1, ("x",))], 1: [(2, 3, ("word",))]}
 

@@ -11,12 +11,16 @@ early-terminated search = full search (edge lists and edit sequences compared, n
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import maxmatch
 from maxmatch.corpus import normalise_gold
 from maxmatch.search import SentenceSearch, backtrack, bellman_ford
+
+# every test on both backends: the pure-Python path and the compiled core
+pytestmark = pytest.mark.usefixtures("maxmatch_backend")
 
 EPS = 0.001
 

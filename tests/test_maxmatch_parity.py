@@ -17,8 +17,9 @@ import pytest
 import maxmatch
 from conftest import SHARED, shared_file
 
-# its tests share costly module state (a fixture or a cache): one xdist worker runs them all
-pytestmark = pytest.mark.xdist_group("maxmatch_parity")
+# its tests share costly module state (a fixture or a cache): one xdist worker runs them all;
+# every test on both backends: the pure-Python path and the compiled core
+pytestmark = [pytest.mark.xdist_group("maxmatch_parity"), pytest.mark.usefixtures("maxmatch_backend")]
 
 EDGE = "reference/m2scorer/edgecases"
 CONLL = "corpora/conll14"

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import maxmatch
+
+# every test on both backends: the pure-Python path and the compiled core
+pytestmark = pytest.mark.usefixtures("maxmatch_backend")
 
 words = st.sampled_from(["a", "b", "c", "the", "A", "of"])
 sentences = st.lists(words, max_size=8)

@@ -12,6 +12,9 @@ from maxmatch.lattice import LatticeError, base_lattice, close_lattice, remove_n
 from maxmatch.match import match_edits, shrink_edit
 from maxmatch.search import SentenceSearch, backtrack, bellman_ford
 
+# every test on both backends: the pure-Python path and the compiled core
+pytestmark = pytest.mark.usefixtures("maxmatch_backend")
+
 EX1_SRC = "The cat sat at mat .".split()
 EX1_HYP = "A cat sat on the mat .".split()
 EX1_GOLD = {0: [(3, 4, ("on",)), (4, 4, ("the", "a"))]}

@@ -60,8 +60,9 @@ def render() -> str:
     import click
     import typer.main
 
-    from gecformats.cli import app
+    from gecformats.cli import app, load_commands
 
+    load_commands()  # a run of gecformats loads its own command only; here every one
     group = typer.main.get_command(app)
     root = click.Context(group, info_name="gecformats")
     commands = group.commands  # type: ignore[attr-defined]

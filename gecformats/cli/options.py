@@ -10,8 +10,6 @@ from typing import Annotated, Optional
 import typer
 
 from gecformats import formats
-from gecformats.convert.extract import ABSENT as EXTRACT_ABSENT
-from gecformats.metrics.gleu import ABSENT as GLEU_ABSENT, VERSIONS as GLEU_VERSIONS
 from gecformats.metrics import METRICS
 
 
@@ -67,11 +65,27 @@ class SegmenterName(str, Enum):
     char = "char"
 
 
-# choices named once, in the library
-ConvertAbsent = Enum("ConvertAbsent", [(a, a) for a in EXTRACT_ABSENT], type=str)  # type: ignore[misc]
-GleuVersion = Enum("GleuVersion", [(v, v) for v in GLEU_VERSIONS], type=str)  # type: ignore[misc]
-Absent = Enum("Absent", [(a, a) for a in GLEU_ABSENT], type=str)  # type: ignore[misc]
 MetricName = Enum("MetricName", [(m, m) for m in METRICS], type=str)  # type: ignore[misc]
+
+# choices named once, in the library, whose modules only the commands that take them
+# import: made on first use (convert, gleu), not at every start-up
+_LIBRARY_CHOICES = {
+    "ConvertAbsent": ("gecformats.convert.extract", "ABSENT"),
+    "GleuVersion": ("gecformats.metrics.gleu", "VERSIONS"),
+    "Absent": ("gecformats.metrics", "ABSENT"),
+}
+
+
+def __getattr__(name: str) -> type[Enum]:
+    if name not in _LIBRARY_CHOICES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module, attribute = _LIBRARY_CHOICES[name]
+    values = getattr(importlib.import_module(module), attribute)
+    choice = Enum(name, [(v, v) for v in values], type=str)  # type: ignore[misc]
+    globals()[name] = choice
+    return choice
 
 
 class TokenizerName(str, Enum):

@@ -97,7 +97,7 @@ def _write(request: Any, output: str, title: str | None, quiet: bool) -> None:
     command = None
     if sys.argv[1:2] == ["report"]:  # as typed (not when called from Python)
         command = "gecformats report " + " ".join(shlex.quote(a) for a in sys.argv[2:])
-    with progress_bar(_total(request), enabled=not quiet and output != "-") as progress:
+    with progress_bar(lambda: _total(request), enabled=not quiet and output != "-") as progress:
         report = write_report(request, output, title, command, progress)
     for note in report.outcome.notes:
         typer.echo(f"gecformats: note: {note}", err=True)

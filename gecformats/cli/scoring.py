@@ -4,7 +4,6 @@ and printing (no scoring logic here: :mod:`gecformats.metrics.request` has it)."
 from __future__ import annotations
 
 import sys
-import tempfile
 from collections.abc import Sequence
 from contextlib import ExitStack
 from typing import Any
@@ -100,7 +99,7 @@ def run_request(request: Any, params: dict[str, Any], engine: Any, quiet: bool,
             trace = stack.enter_context(_spooled())
             _trace(request, params, trace)
         request.check()
-        with progress_bar(_total(request),
+        with progress_bar(lambda: _total(request),
                           enabled=not quiet and request.output_format != "json") as progress:
             outcome = run_score(request, progress)
         for note in outcome.notes:
@@ -157,6 +156,8 @@ def _nonstandard(request: Any, outcome: Any) -> None:
 
 def _spooled() -> Any:
     """Where a trace is held back until the counts are known to match (no partial output)."""
+    import tempfile
+
     return tempfile.SpooledTemporaryFile(8 << 20, "w+", encoding="utf-8")
 
 

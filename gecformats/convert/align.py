@@ -100,10 +100,12 @@ _SLACK = 0.4  # a link of several texts: the share by which its longer side may 
 _UNLIKE, _INFORMATIVE = 0.3, 10  # as the pipeline's sentence check (metrics.inputs)
 _PAD = "\n"  # never in a flat text: marks a text's two ends
 
-_END = re.compile(r"[.!?…][\"'”’»)\]]*(?=\s)|[。！？][”’」』）)]*")
+# patterns, compiled where used (re.compile caches them): the CJK classes take milliseconds
+# to compile, which scoring without --align never needs
+_END = r"[.!?…][\"'”’»)\]]*(?=\s)|[。！？][”’」』）)]*"
 _CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff"
-_ATOM = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+")
-_INNER_END = re.compile(r"[.!?…]+[”’»)\]]*(?=[^\s.!?…”’»)\]])")
+_ATOM = f"[{_CJK}]|[^\\s{_CJK}]+"
+_INNER_END = r"[.!?…]+[”’»)\]]*(?=[^\s.!?…”’»)\]])"
 """A sentence end inside a token (``вас.Я``, ``сама..."Вона"``: no space after it in
 the text): a place a unit may be cut too (a straight quote after it may open the next
 sentence as well as close this one, so it goes with the next)."""
@@ -323,7 +325,7 @@ class _Aligner:
 
     def _units(self, number: int, line: str) -> None:
         start = 0
-        cuts = [m.end() for m in _END.finditer(line)]
+        cuts = [m.end() for m in re.compile(_END).finditer(line)]
         cuts.append(len(line))
         found = False
         for cut in cuts:
@@ -664,9 +666,9 @@ def _atoms(line: str, start: int, end: int) -> Iterator[tuple[int, int, str]]:
     """The tokens of ``line[start:end]`` a unit may be cut between (``(start, end,
     text)``): each CJK character, each run of other non-space characters, and such a run
     cut after a sentence end inside it (:data:`_INNER_END`)."""
-    for m in _ATOM.finditer(line, start, end):
+    for m in re.compile(_ATOM).finditer(line, start, end):
         at = m.start()
-        for inner in _INNER_END.finditer(line, m.start(), m.end()):
+        for inner in re.compile(_INNER_END).finditer(line, m.start(), m.end()):
             yield at, inner.end(), line[at:inner.end()]
             at = inner.end()
         if at < m.end():

@@ -56,6 +56,16 @@ NAMES += ("jfleg", "multigec")
 NAMES += ("geccc", "seeda-edits", "cowsl2h")
 
 
+SUFFIXES: dict[str, tuple[str, ...]] = {
+    "m2": (".m2", ".m2.char", ".m2.word"), "ixml": (".ixml", ".ieval.xml", ".xml"),
+    "nucle": (".sgml",), "bea": (".json",), "tsv": (".tsv",), "nlpcc": (".train",),
+    "uagec": (".ann",), "conll": (".conll",), "multigec": (".md",),
+}
+"""Each format's ``SUFFIXES`` (the formats not listed have none), as its module declares
+them (a test holds the two equal): :func:`infer` reads them here, so that telling a file's
+format imports no reader (the XML ones pull in lxml)."""
+
+
 class _Registry(Mapping[str, Format]):
     """Format name → module, imported on first use: a command that only needs M2 (``score``,
     the ``maxmatch`` drop-in) does not pay for lxml and the other readers at start-up."""
@@ -101,7 +111,7 @@ def infer(path: str | os.PathLike[str]) -> str:
     name = os.fspath(path).lower()
     if name.endswith(".gz"):
         name = name[:-3]
-    matches = [fmt for fmt, module in FORMATS.items() if name.endswith(module.SUFFIXES)]
+    matches = [fmt for fmt in NAMES if name.endswith(SUFFIXES.get(fmt, ()))]
     if len(matches) == 1:
         return matches[0]
     if matches:

@@ -26,3 +26,12 @@ METRICS: dict[str, str] = {
 }
 """``--metric`` name → its :class:`Metric` class (imported when used); the command line's
 choices (``score``, ``report``, ``meta-eval``) are these names."""
+
+ABSENT = ("auto", "source", "first")
+"""GLEU's ``--absent`` policies, here so that the command line declares the option without
+importing GLEU: what stands in for an annotator missing from a sentence of a gold file.  Its
+source sentence, or the first present annotator's correction (the CoNLL-2014 combined file
+leaves out annotator 1 where its edits equal annotator 0's, ``formats.md`` §2.2); ``auto``
+decides per file: ``first`` when the file writes ``noop`` lines for an annotator who changed
+nothing beside another annotator's edits (then a missing annotator did not mean "no
+change": the combined file), else ``source``."""

@@ -71,6 +71,7 @@ from typing import Any
 from gecformats import __version__
 from gecformats.errors import GecFormatError
 from gecformats.io import binary_lines, lockstep, open_binary, source_name
+from gecformats.metrics import ABSENT
 from gecformats.metrics.base import Hypothesis, Metric, Totals
 from gecformats.model import Sentence
 
@@ -824,15 +825,6 @@ def _count_error(names: list[str], counts: list[int]) -> GecFormatError:
     return GecFormatError(f"{length} lines (sentences), but {names[0]} has {counts[0]}: the "
                           "source, the references and every hypothesis must have the same "
                           "number of lines", name)
-
-
-ABSENT = ("auto", "source", "first")
-"""What stands in for an annotator missing from a sentence of a gold file: its source
-sentence, or the first present annotator's correction (the CoNLL-2014 combined file leaves
-out annotator 1 where its edits equal annotator 0's, ``formats.md`` §2.2); ``auto`` decides
-per file: ``first`` when the file writes ``noop`` lines for an annotator who changed nothing
-beside another annotator's edits (then a missing annotator did not mean "no change": the
-combined file), else ``source``."""
 
 
 def _gold_references(gold: Sequence[str | os.PathLike[str]], gold_format: str | None,

@@ -47,6 +47,9 @@ class M2Gold(NamedTuple):
     """Per annotator, its optional gold edits (for ``bonus``)."""
     past_end: int
     """Gold edits past the sentence's end (the scorer ignores them)."""
+    normalised: maxmatch.NormalisedGold
+    """``gold`` as the scorer normalises it (:func:`maxmatch.normalise_gold`), done once
+    for every system."""
 
 
 class M2Stats(NamedTuple):
@@ -156,12 +159,13 @@ class M2Metric(Metric):
         types = {a: tuple(e.type for e in es if 0 <= e.start <= n and 0 <= e.end <= n)
                  for a, es in gold.annotators.items()} if self.per_type or self.details else {}
         optional = optional_spans(gold.annotators, n) if self.bonus else {}
-        return M2Gold(gold.source, edits, types, optional, beyond)
+        return M2Gold(gold.source, edits, types, optional, beyond,
+                      maxmatch.normalise_gold(edits, gold.source))
 
     def sentence(self, prepared: M2Gold, hypothesis: Hypothesis) -> M2Stats:
         try:
             result = maxmatch.score_sentence(
-                prepared.source, hypothesis.tokens, prepared.gold,
+                prepared.source, hypothesis.tokens, prepared.normalised,
                 max_unchanged_words=self.max_unchanged_words,
                 ignore_whitespace_casing=self.ignore_whitespace_casing,
                 max_edges=self.max_edges)

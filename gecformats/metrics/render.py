@@ -12,7 +12,6 @@ signatures at the end.  JSON is keyed by system, then by metric.
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -203,6 +202,8 @@ class Table:
         return "\n".join(lines + [f"# {sig}" for sig in self.signatures()])
 
     def _csv(self) -> str:
+        import csv  # only here: score's start-up stays small (tests/test_cli_layout.py)
+
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerows(self._flat_rows())

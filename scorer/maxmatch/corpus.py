@@ -3,18 +3,60 @@ greedy annotator choice (§8) and the final precision, recall and F (§9)."""
 
 from __future__ import annotations
 
+import os
 from collections import namedtuple
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from .lattice import DEFAULT_MAX_EDGES, build_lattice
+from .lattice import (DEFAULT_MAX_EDGES, NOOP_TWICE, LatticeError, LatticeTooLarge, build_lattice,
+                      check_cells)
 from .match import filter_whitespace_casing, match_edits
 from .search import Edit, GoldSpan, SentenceSearch, backtrack, bellman_ford
 
 __all__ = [
-    "GoldEdit", "AnnotatorResult", "SentenceResult", "SentenceChoice", "CorpusResult",
+    "GoldEdit", "AnnotatorResult", "NormalisedGold", "SentenceResult", "SentenceChoice", "CorpusResult",
     "CorpusScorer", "normalise_gold", "score_sentence", "score_corpus", "choose_annotator",
-    "f_counts", "precision_recall_f", "format_scores",
+    "f_counts", "precision_recall_f", "format_scores", "backend",
 ]
+
+
+def _load_core():
+    """The compiled core (``maxmatch._core``, built by ``pip install`` where a C compiler
+    works), or ``None`` where it was not built."""
+    try:
+        from . import _core
+    except ImportError:
+        return None
+    return _core
+
+
+# The backend in use: the compiled core unless MAXMATCH_PURE_PYTHON is set (to anything but
+# "" or "0") or it was not built; None is the pure-Python path, the reference.
+_CORE = None if os.environ.get("MAXMATCH_PURE_PYTHON", "") not in ("", "0") else _load_core()
+
+
+def backend() -> str:
+    """Which implementation scores a sentence: ``"c"`` (the compiled core) or ``"python"``
+    (the pure-Python path, used where the core was not built or ``MAXMATCH_PURE_PYTHON=1``).
+    Both give the same results, bit for bit."""
+    return "python" if _CORE is None else "c"
+
+
+def _set_backend(name: str) -> str:
+    """Switch the backend (a test hook): ``"python"`` or ``"c"``; returns the previous one.
+    Raises ``ValueError`` for an unknown name, ``ImportError`` for ``"c"`` without the
+    compiled core."""
+    global _CORE
+    previous = backend()
+    if name == "python":
+        _CORE = None
+    elif name == "c":
+        core = _load_core()
+        if core is None:
+            raise ImportError("maxmatch._core was not built (no C compiler at install time)")
+        _CORE = core
+    else:
+        raise ValueError(f"unknown backend {name!r} (known: 'c', 'python')")
+    return previous
 
 #: A gold edit as the M2 reader passes it: ``(start, end, corrections)``, each correction a
 #: string of tokens joined by single spaces (``''`` = deletion).  A noop line is
@@ -105,19 +147,30 @@ class CorpusResult(namedtuple("CorpusResult", "correct proposed gold precision r
     warnings: tuple[int, ...]
 
 
+class NormalisedGold(namedtuple("NormalisedGold", "golds nonstandard")):
+    """A sentence's gold as :func:`normalise_gold` leaves it: ``golds`` (annotator id ->
+    normalised edits, ascending ids) and ``nonstandard``.  Given to :func:`score_sentence`
+    as its ``gold``, it is used as it is: a gold normalised once serves every hypothesis
+    scored against it (several systems)."""
+
+    __slots__ = ()
+    golds: dict[int, list[GoldSpan]]
+    nonstandard: bool
+
+
 def normalise_gold(gold: Mapping[int, Sequence[GoldEdit]], gold_source: Sequence[str]
-                   ) -> tuple[dict[int, list[GoldSpan]], bool]:
+                   ) -> NormalisedGold:
     """Apply the reference's per-sentence gold rules (§2.4, §2.6).
 
     Inputs: annotator id -> edits ``(start, end, corrections)`` in file order; the token list
     used for the range check and the recomputed originals (the sentence's source tokens, or
     for the k-th ``S`` line of a multi-``S`` block the concatenated tokens of lines 1..k,
-    §2.5).  Output: ``(golds, nonstandard)`` where ``golds`` maps each id, in ascending order,
-    to its edits with ``0 <= start, end <= len(gold_source)`` kept as
-    ``(start, end, original, corrections)``; an empty mapping becomes ``{0: []}``.
+    §2.5).  Output: ``(golds, nonstandard)`` (a :class:`NormalisedGold`) where ``golds`` maps
+    each id, in ascending order, to its edits with ``0 <= start, end <= len(gold_source)``
+    kept as ``(start, end, original, corrections)``; an empty mapping becomes ``{0: []}``.
     Raises ``TypeError``/``ValueError`` for an id or offset that is not an integer."""
     if not gold:
-        return {0: []}, False
+        return NormalisedGold({0: []}, False)
     t = len(gold_source)
     out: dict[int, list[GoldSpan]] = {}
     for ann in sorted(gold):
@@ -131,7 +184,7 @@ def normalise_gold(gold: Mapping[int, Sequence[GoldEdit]], gold_source: Sequence
         out[ann] = kept
     limit = 8 if len(out) <= 5 else 32
     nonstandard = any(a < 0 or a >= limit for a in out)
-    return out, nonstandard
+    return NormalisedGold(out, nonstandard)
 
 
 def _evaluate(source: tuple[str, ...], hypothesis: tuple[str, ...],
@@ -145,6 +198,25 @@ def _evaluate(source: tuple[str, ...], hypothesis: tuple[str, ...],
         for ann, gs in golds.items():
             results.append(AnnotatorResult(ann, (), tuple(gs), ()))
         return results
+    if _CORE is not None:
+        if max_edges is not None:
+            check_cells(len(source), len(hypothesis), max_edges)
+        found = _CORE.evaluate(source, hypothesis, list(golds.values()), max_unchanged_words,
+                               max_edges)
+        if type(found) is list:
+            for (ann, gs), edits in zip(golds.items(), found):
+                if ignore_whitespace_casing:
+                    edits = filter_whitespace_casing(edits)
+                results.append(AnnotatorResult(ann, tuple(edits), tuple(gs),
+                                               tuple(match_edits(edits, gs))))
+            return results
+        if found is not NotImplemented:  # (kind, number): a refusal, as build_lattice's
+            kind, number = found
+            if kind == 3:
+                raise LatticeError(NOOP_TWICE)
+            raise LatticeTooLarge(number, max_edges, estimated=kind == 1)  # type: ignore[arg-type]
+        # NotImplemented: an input the core does not take (a token that is not a plain str,
+        # is empty or holds a space, ...): the pure path below gives its answer
     lat = build_lattice(source, hypothesis, max_unchanged_words, max_edges)
     spans = {(g[0], g[1]) for gs in golds.values() for g in gs}
     state = SentenceSearch(lat, spans)
@@ -174,15 +246,19 @@ def score_sentence(source: Sequence[str], hypothesis: Sequence[str],
 
     Inputs: source tokens, hypothesis tokens (see :func:`split_hypothesis`), the gold mapping
     ``annotator id -> [(start, end, corrections), ...]`` (file order; see
-    :func:`normalise_gold` for the rules applied), the unchanged-word limit, the §7 flag, and
-    optionally ``gold_source`` (tokens for the range check and originals; default ``source``).
+    :func:`normalise_gold` for the rules applied) or a :class:`NormalisedGold` (used as it
+    is), the unchanged-word limit, the §7 flag, and optionally ``gold_source`` (tokens for
+    the range check and originals of a mapping; default ``source``).
     Output: a :class:`SentenceResult` with one :class:`AnnotatorResult` per annotator in
     ascending id order.  ``max_edges`` bounds the lattice (memory and time; ``None``: no
     bound).  Raises ``LatticeError`` where the reference crashes (§5.5),
     ``LatticeTooLarge`` past ``max_edges``,
     ``TypeError`` for a non-integer annotator id."""
     src, hyp = tuple(source), tuple(hypothesis)
-    golds, nonstandard = normalise_gold(gold, src if gold_source is None else gold_source)
+    if type(gold) is NormalisedGold:
+        golds, nonstandard = gold
+    else:
+        golds, nonstandard = normalise_gold(gold, src if gold_source is None else gold_source)
     results = _evaluate(src, hyp, golds, max_unchanged_words, ignore_whitespace_casing,
                         max_edges)
     return SentenceResult(tuple(results), nonstandard)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-__all__ = ["Lattice", "LatticeError", "LatticeTooLarge", "DEFAULT_MAX_EDGES", "MAX_CELLS", "build_lattice", "base_lattice",
+__all__ = ["Lattice", "LatticeError", "LatticeTooLarge", "DEFAULT_MAX_EDGES", "MAX_CELLS", "build_lattice", "base_lattice", "check_cells",
            "close_lattice", "remove_noop_arcs", "min_edges", "SHIFT", "MASK"]
 
 SHIFT = 32
@@ -31,6 +31,9 @@ _MISSING = 1 << 62                # larger than any packed value: "no such arc" 
 
 class LatticeError(ValueError):
     """The reference would crash on this sentence (a noop arc key listed twice, spec §5.5)."""
+
+
+NOOP_TWICE = "noop arc listed twice: the reference scorer crashes here"
 
 
 DEFAULT_MAX_EDGES = 2_500_000
@@ -382,7 +385,7 @@ def remove_noop_arcs(lat: Lattice) -> None:
     if any((info[key] & MASK) == info[key] >> SHIFT for key in lat.rewritten):
         # A noop arc key listed twice: whichever occurrence the walk meets, the reference
         # deletes the key's edit while an occurrence stays listed, and fails later (§5.5).
-        raise LatticeError("noop arc listed twice: the reference scorer crashes here")
+        raise LatticeError(NOOP_TWICE)
     removed: list[int] = []
     prev = -2
     survivors = lat.survivors
@@ -429,6 +432,19 @@ def min_edges(source: Sequence[str], hypothesis: Sequence[str]) -> int:
     return changing * (changing + runs) // (2 * runs)
 
 
+def check_cells(n: int, m: int, max_edges: int) -> None:
+    """Refuse (:class:`LatticeTooLarge`) a sentence of ``n`` source and ``m`` hypothesis
+    tokens whose matrices would pass :data:`MAX_CELLS` cells (or 10 per edge of
+    ``max_edges`` when more); both backends check it first."""
+    cells = (n + 1) * (m + 1)
+    bound = max(MAX_CELLS, 10 * max_edges)
+    if cells > bound:
+        raise LatticeTooLarge(cells, max_edges, message=(
+            f"its edit matrices would have {cells:,} cells ({n:,} source by {m:,} hypothesis "
+            f"tokens), over the {bound:,} allowed (MAX_CELLS, or 10 per edge of max_edges "
+            "when more)"))
+
+
 def build_lattice(source: Sequence[str], hypothesis: Sequence[str],
                   max_unchanged_words: int = 2,
                   max_edges: int | None = DEFAULT_MAX_EDGES) -> Lattice:
@@ -442,13 +458,7 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str],
     with ``max_edges`` in force, also before building when the matrices would pass
     :data:`MAX_CELLS` cells (or 10 per edge of ``max_edges`` when more)."""
     if max_edges is not None:
-        cells = (len(source) + 1) * (len(hypothesis) + 1)
-        bound = max(MAX_CELLS, 10 * max_edges)
-        if cells > bound:
-            raise LatticeTooLarge(cells, max_edges, message=(
-                f"its edit matrices would have {cells:,} cells ({len(source):,} source by "
-                f"{len(hypothesis):,} hypothesis tokens), over the {bound:,} allowed (MAX_CELLS, "
-                f"or 10 per edge of max_edges when more)"))
+        check_cells(len(source), len(hypothesis), max_edges)
         floor = min_edges(source, hypothesis)
         if floor > max_edges:
             raise LatticeTooLarge(floor, max_edges, estimated=True)

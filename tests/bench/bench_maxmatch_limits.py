@@ -1,5 +1,6 @@
-"""The scorer's pathological inputs (issue 13): CPU seconds and peak memory of each, one
-child process per case, with the default ``max_edges`` (``python
+"""The scorer's pathological inputs (issues 13, 37): CPU seconds and peak memory of each, one
+child process per case and backend (the compiled core, then the pure-Python path:
+``MAXMATCH_PURE_PYTHON=1``), with the default ``max_edges`` (``python
 tests/bench/bench_maxmatch_limits.py``).  Nothing is asserted: it reports."""
 
 from __future__ import annotations
@@ -51,24 +52,33 @@ def cases(folder: Path) -> list[tuple[str, Path, Path]]:
     return out
 
 
+def child(hyp: Path, gold: Path, env: dict[str, str]) -> tuple[int, float, float, str]:
+    """Exit status, CPU seconds, peak MB and the result (or error) of one score process."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "gecformats", "score", str(hyp),
+                                 "--gold", str(gold), "--format", "m2scorer"],
+                                stdout=out, stderr=err, text=True, env=env)
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    result = stdout.strip().replace("\n", "  ") if code == 0 else stderr.strip()[:90]
+    return code, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, result
+
+
 def main() -> None:
+    compiled = {k: v for k, v in os.environ.items() if k != "MAXMATCH_PURE_PYTHON"}
+    pure = {**compiled, "MAXMATCH_PURE_PYTHON": "1"}
     with tempfile.TemporaryDirectory() as tmp:
-        print(f"{'case':<48}{'exit':>5}{'CPU s':>8}{'peak MB':>9}  result")
+        print(f"{'case':<48}{'exit':>5}{'CPU s':>8}{'pure':>8}{'ratio':>7}{'peak MB':>9}"
+              f"{'pure':>7}  result")
         for name, hyp, gold in cases(Path(tmp)):
-            with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-                proc = subprocess.Popen([sys.executable, "-m", "gecformats", "score", str(hyp),
-                                         "--gold", str(gold), "--format", "m2scorer"],
-                                        stdout=out, stderr=err, text=True)
-                _pid, status, usage = os.wait4(proc.pid, 0)
-                proc.returncode = os.waitstatus_to_exitcode(status)
-                out.seek(0)
-                err.seek(0)
-                done = subprocess.CompletedProcess(proc.args, proc.returncode, out.read(), err.read())
-            cpu = usage.ru_utime + usage.ru_stime
-            peak = usage.ru_maxrss / 1024
-            result = (done.stdout.strip().replace("\n", "  ") if done.returncode == 0
-                      else done.stderr.strip()[:90])
-            print(f"{name:<48}{done.returncode:>5}{cpu:>8.2f}{peak:>9.0f}  {result}")
+            code, cpu, peak, result = child(hyp, gold, compiled)
+            code_pure, cpu_pure, peak_pure, result_pure = child(hyp, gold, pure)
+            same = "" if (code, result) == (code_pure, result_pure) else "  DIFFERENT ON THE PURE PATH"
+            print(f"{name:<48}{code:>5}{cpu:>8.2f}{cpu_pure:>8.2f}{cpu_pure / cpu:>6.1f}x"
+                  f"{peak:>9.0f}{peak_pure:>7.0f}  {result}{same}")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,13 @@
-"""Benchmark of the bundled MaxMatch scorer (issue 3 item 3).  A script, not a test.
+"""Benchmark of the bundled MaxMatch scorer (issues 3 item 3, 37).  A script, not a test.
 
     python tests/bench/bench_score.py [--skip-k8]
 
 Prints process CPU seconds (``time.process_time``) per CoNLL-2014 system and the ratio to the
 reference's CPU time (``reference/m2scorer/conll14_combined_persentence_cpu.tsv``), the slowest
 sentence, the NLPCC ``zlyang_ch6`` output against ``gold.01.m2`` and the repetition blow-up of
-spec §11.2 for k = 2, 4, 8.  Gold reading is not timed.  Parts needing ``../shared`` are
-skipped when it is absent.
+spec §11.2 for k = 2, 4, 8, each on the compiled core and on the pure-Python path side by side
+(``maxmatch._set_backend``; without the core, the pure path only).  Gold reading is not
+timed.  Parts needing ``../shared`` are skipped when it is absent.
 """
 
 from __future__ import annotations
@@ -39,6 +40,24 @@ def read_hyp(path: Path) -> list[list[str]]:
     return [maxmatch.split_hypothesis(line) for _, line in read_hypothesis(path)]
 
 
+def backends() -> tuple[str, ...]:
+    """The backends to measure: the compiled core (when built) and the pure path."""
+    try:
+        maxmatch._set_backend(maxmatch._set_backend("c"))
+    except ImportError:
+        return ("python",)
+    return ("c", "python")
+
+
+def on(backend: str, function, *args):  # noqa: ANN001, ANN201
+    """``function(*args)`` with the scorer on ``backend``."""
+    previous = maxmatch._set_backend(backend)
+    try:
+        return function(*args)
+    finally:
+        maxmatch._set_backend(previous)
+
+
 def run(gold: list, hyps: list) -> tuple[float, float, int, maxmatch.CorpusResult]:
     scorer = maxmatch.CorpusScorer()
     worst, worst_idx = 0.0, 0
@@ -69,20 +88,29 @@ def conll() -> None:
         return
     gold = read_gold(COMBINED)
     ref = reference_cpu()
-    total = total_ref = 0.0
+    names = backends()
+    totals = dict.fromkeys(names, 0.0)
+    total_ref = 0.0
     worst_all = (0.0, "", 0)
-    print(f"{'system':8} {'CPU s':>7} {'ref s':>8} {'ratio':>6}  {'slowest sentence':>18}  F0.5")
+    print(f"{'system':8} {'ref s':>7} " + " ".join(f"{n + ' s':>8} {'ratio':>6}" for n in names)
+          + f"  {'slowest sentence (' + names[0] + ')':>24}  F0.5")
     for system in SYSTEMS:
         hyps = read_hyp(CONLL / "official_submissions" / system)
-        cpu, worst, idx, res = run(gold, hyps)
-        total += cpu
+        runs = {n: on(n, run, gold, hyps) for n in names}
+        cpu, worst, idx, res = runs[names[0]]
+        assert all(r[3] == res for r in runs.values())
         total_ref += ref[system]
+        for n in names:
+            totals[n] += runs[n][0]
         worst_all = max(worst_all, (worst, system, idx))
-        print(f"{system:8} {cpu:7.2f} {ref[system]:8.2f} {ref[system] / cpu:5.0f}x  "
-              f"{worst:8.3f} s (#{idx:4})  {res.f:.4f}")
-    print(f"{'all 13':8} {total:7.2f} {total_ref:8.2f} {total_ref / total:5.0f}x  "
-          f"slowest sentence overall: {worst_all[1]} #{worst_all[2]} {worst_all[0]:.3f} s")
-    print(f"NTHU vs the reference's AMU ({ref['AMU']:.2f} s): see the NTHU row")
+        print(f"{system:8} {ref[system]:7.2f} "
+              + " ".join(f"{runs[n][0]:8.3f} {ref[system] / runs[n][0]:5.0f}x" for n in names)
+              + f"  {worst:11.4f} s (#{idx:4})  {res.f:.4f}")
+    print(f"{'all 13':8} {total_ref:7.2f} "
+          + " ".join(f"{totals[n]:8.3f} {total_ref / totals[n]:5.0f}x" for n in names)
+          + f"  slowest overall: {worst_all[1]} #{worst_all[2]} {worst_all[0]:.4f} s")
+    if len(names) == 2:
+        print(f"pure path / compiled core, all 13: {totals['python'] / totals['c']:.1f}x")
 
 
 def nlpcc() -> None:
@@ -93,9 +121,18 @@ def nlpcc() -> None:
         return
     gold = read_gold(gold_path)
     for path in outputs:
-        cpu, worst, idx, res = run(gold, read_hyp(path))
-        print(f"NLPCC {path.name[:40]}: {cpu:.2f} CPU s (slowest #{idx} {worst:.3f} s) "
-              f"P {res.precision:.4f} R {res.recall:.4f} F0.5 {res.f:.4f}")
+        hyps = read_hyp(path)
+        runs = {n: on(n, run, gold, hyps) for n in backends()}
+        cpu, worst, idx, res = next(iter(runs.values()))
+        times = ", ".join(f"{n} {r[0]:.3f} CPU s (slowest #{r[2]} {r[1]:.3f} s)"
+                          for n, r in runs.items())
+        print(f"NLPCC {path.name[:40]}: {times}{_speedup(runs)} P {res.precision:.4f} "
+              f"R {res.recall:.4f} F0.5 {res.f:.4f}")
+
+
+def _speedup(runs: dict) -> str:
+    return (f", pure/compiled {runs['python'][0] / runs['c'][0]:.0f}x;"
+            if "c" in runs and "python" in runs else ";")
 
 
 def blowup(ks: list[int]) -> None:
@@ -105,11 +142,18 @@ def blowup(ks: list[int]) -> None:
     src, gold = read_gold(COMBINED)[332]
     for k in ks:
         hyp = list(src[:150]) + PHRASE * k
-        start = time.process_time()
-        res = maxmatch.score_corpus([(src, hyp, gold)])
-        cpu = time.process_time() - start
-        print(f"blow-up k={k}: {len(hyp)} hyp tokens, {cpu:.2f} CPU s, "
-              f"P {res.precision:.4f} R {res.recall:.4f} F0.5 {res.f:.4f}")
+        runs = {}
+        outcome = ""
+        for name in backends():
+            start = time.process_time()
+            try:
+                res = on(name, maxmatch.score_corpus, [(src, hyp, gold)])
+                outcome = f"P {res.precision:.4f} R {res.recall:.4f} F0.5 {res.f:.4f}"
+            except maxmatch.LatticeTooLarge:  # k = 8 passes the default bound
+                outcome = f"refused (over {maxmatch.DEFAULT_MAX_EDGES:,} edges)"
+            runs[name] = (time.process_time() - start, None)
+        times = ", ".join(f"{n} {r[0]:.3f} CPU s" for n, r in runs.items())
+        print(f"blow-up k={k}: {len(hyp)} hyp tokens, {times}{_speedup(runs)} {outcome}")
 
 
 def main() -> None:
