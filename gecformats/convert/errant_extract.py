@@ -91,36 +91,58 @@ def _alignment_class() -> Any:
     """ERRANT's :class:`errant.alignment.Alignment` with its cost matrix filled from lists
     of the tokens' attributes instead of a spaCy ``Doc`` indexed in every cell (which made
     a third of the extraction's time): the same costs, added in the same order, and the
-    same first-cheapest choice, so the same alignment; everything else is ERRANT's."""
+    same first-cheapest choice, so the same alignment; everything else is ERRANT's.
+
+    Three shortcuts leave every cell as ERRANT fills it: the character distance of a
+    substitution is not computed when the word part of its cost already makes it dearer
+    than an insertion or a deletion (it cannot be the first cheapest: the distance is
+    never negative); the search for a transposition is skipped when the cell's two words
+    do not both occur in the other side's tokens so far (every transposition ERRANT tries
+    needs them); the first cheapest of the four costs is found by comparisons rather than
+    a list."""
     if _ALIGNMENT:
         return _ALIGNMENT[0]
     from errant.alignment import Alignment
     from rapidfuzz.distance import Indel
+    from spacy.attrs import LEMMA, LOWER, ORTH, POS
 
     from gecformats.convert.native_extract import alignment_tables
 
     open_pos = Alignment._open_pos
+    distance = Indel.normalized_distance
+    attributes = [ORTH, LOWER, LEMMA, POS]
 
     class ListAlignment(Alignment):  # type: ignore[misc]
         def align(self, lev: bool) -> tuple[list[list[float]], list[list[str]]]:
-            orig, cor = list(self.orig), list(self.cor)
+            orig, cor = self.orig, self.cor
             o_len, c_len = len(orig), len(cor)
-            o_orth = [t.orth for t in orig]
-            c_orth = [t.orth for t in cor]
-            o_low = [t.lower for t in orig]
-            c_low = [t.lower for t in cor]
-            o_lemma = [t.lemma for t in orig]
-            c_lemma = [t.lemma for t in cor]
-            o_pos = [t.pos for t in orig]
-            c_pos = [t.pos for t in cor]
+            cost, ops = alignment_tables(o_len, c_len)
+            if not o_len or not c_len:
+                return cost, ops
+            o_orth, o_low, o_lemma, o_pos = zip(*orig.to_array(attributes).tolist())
+            c_orth, c_low, c_lemma, c_pos = zip(*cor.to_array(attributes).tolist())
             o_text = [t.text for t in orig]
             c_text = [t.text for t in cor]
-            cost, ops = alignment_tables(o_len, c_len)
+            # where each lower-cased word first occurs on each side: a transposition ending
+            # at (i, j) holds o_low[i] among c_low[:j + 1] and c_low[j] among o_low[:i + 1]
+            o_first: dict[int, int] = {}
+            for i, w in enumerate(o_low):
+                o_first.setdefault(w, i)
+            c_first: dict[int, int] = {}
+            for j, w in enumerate(c_low):
+                c_first.setdefault(w, j)
+            never = o_len + c_len
+            c_in_orig = [o_first.get(w, never) for w in c_low]
+            o_open = [p in open_pos for p in o_pos]
+            c_open = [p in open_pos for p in c_pos]
             inf = float("inf")
             for i in range(o_len):
                 row, below, ops_below = cost[i], cost[i + 1], ops[i + 1]
+                orth, low, lemma, pos, is_open, text = (o_orth[i], o_low[i], o_lemma[i],
+                                                        o_pos[i], o_open[i], o_text[i])
+                o_in_cor = c_first.get(low, never)
                 for j in range(c_len):
-                    if o_orth[i] == c_orth[j]:
+                    if orth == c_orth[j]:
                         below[j + 1] = row[j]
                         ops_below[j + 1] = "M"
                         continue
@@ -131,25 +153,37 @@ def _alignment_class() -> Any:
                     if lev:
                         sub_cost = row[j] + 1
                     else:
-                        if o_low[i] == c_low[j]:
-                            sub = 0.0
-                        else:  # errant.alignment.Alignment.get_sub_cost
-                            sub = ((0 if o_lemma[i] == c_lemma[j] else 0.499)
-                                   + (0 if o_pos[i] == c_pos[j] else
-                                      0.25 if o_pos[i] in open_pos and c_pos[j] in open_pos
-                                      else 0.5)
-                                   + Indel.normalized_distance(o_text[i], c_text[j]))
-                        sub_cost = row[j] + sub
-                        while i - k >= 0 and j - k >= 0 and \
-                                cost[i - k + 1][j - k + 1] != cost[i - k][j - k]:
-                            if sorted(o_low[i - k:i + 1]) == sorted(c_low[j - k:j + 1]):
-                                trans_cost = cost[i - k][j - k] + k
-                                break
-                            k += 1
-                    costs = [trans_cost, sub_cost, ins_cost, del_cost]
-                    best = costs.index(min(costs))
-                    below[j + 1] = costs[best]
-                    ops_below[j + 1] = ("T" + str(k + 1), "S", "I", "D")[best]
+                        if low == c_low[j]:
+                            sub_cost = row[j] + 0
+                        else:  # errant.alignment.Alignment.get_sub_cost, in its order
+                            word = ((0 if lemma == c_lemma[j] else 0.499)
+                                    + (0 if pos == c_pos[j] else
+                                       0.25 if is_open and c_open[j] else 0.5))
+                            if row[j] + word > (ins_cost if ins_cost < del_cost else del_cost):
+                                sub_cost = inf
+                            else:
+                                sub_cost = row[j] + (word + distance(text, c_text[j]))
+                        if o_in_cor <= j and c_in_orig[j] <= i:
+                            while i - k >= 0 and j - k >= 0 and \
+                                    cost[i - k + 1][j - k + 1] != cost[i - k][j - k]:
+                                if sorted(o_low[i - k:i + 1]) == sorted(c_low[j - k:j + 1]):
+                                    trans_cost = cost[i - k][j - k] + k
+                                    break
+                                k += 1
+                    # the first cheapest of [transposition, substitution, insertion, deletion]
+                    if trans_cost <= sub_cost and trans_cost <= ins_cost \
+                            and trans_cost <= del_cost:
+                        below[j + 1] = trans_cost
+                        ops_below[j + 1] = "T" + str(k + 1)
+                    elif sub_cost <= ins_cost and sub_cost <= del_cost:
+                        below[j + 1] = sub_cost
+                        ops_below[j + 1] = "S"
+                    elif ins_cost <= del_cost:
+                        below[j + 1] = ins_cost
+                        ops_below[j + 1] = "I"
+                    else:
+                        below[j + 1] = del_cost
+                        ops_below[j + 1] = "D"
             return cost, ops
 
     _ALIGNMENT.append(ListAlignment)
