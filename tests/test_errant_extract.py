@@ -278,3 +278,154 @@ def test_documents_refuse_engines_with_errant(tmp_path):
                                       "--shards", "2"])
     assert result.exit_code == 2 and "runs locally" in result.output
     assert not (tmp_path / "o.m2").exists()
+
+
+ALIGNED = [  # transpositions, case changes, words on one side only, empty sides
+    ("He go to school .", "He goes to school ."),
+    ("to school he go", "he go to school"),
+    ("I like very much it .", "I like it very much ."),
+    ("The the cat sat .", "the cat sat ."),
+    ("a b c d e", "e d c b a"),
+    ("He went home , and the rest .", "He went home . The rest ."),
+    ("", "Hello ."),
+    ("Hello .", ""),
+    ("apples and pears", "pears and apples and pears"),
+]
+
+
+def _assert_aligned_as_errant(annotator, pairs):
+    from errant.alignment import Alignment
+
+    from gecformats.convert.errant_extract import _alignment_class
+
+    for orig, cor in pairs:
+        o, c = annotator.parse(orig), annotator.parse(cor)
+        theirs, ours = Alignment(o, c), _alignment_class()(o, c)
+        assert (ours.cost_matrix, ours.op_matrix, ours.align_seq) == \
+            (theirs.cost_matrix, theirs.op_matrix, theirs.align_seq), (orig, cor)
+
+
+def test_the_alignment_is_errants_cell_for_cell():
+    """gecformats' alignment (attribute lists, shortcuts that skip work never chosen)
+    fills ERRANT's cost and operation matrices cell for cell, and traces the same path."""
+    from gecformats.convert.errant_extract import cached
+
+    _assert_aligned_as_errant(cached(), ALIGNED)
+
+
+def test_the_alignment_is_errants_on_conll14_systems():
+    from gecformats.convert.errant_extract import cached
+
+    n = 120
+    src = shared_file(f"{CONLL}/gecmetrics/conll14st-test.tok.src").read_text("utf-8")
+    pairs = set()
+    for system in ("AMU", "CAMB", "NTHU"):
+        hyp = shared_file(f"{CONLL}/official_submissions/{system}").read_text("utf-8")
+        pairs |= {(" ".join(o.split()), " ".join(c.split())) for o, c in
+                  zip(src.splitlines()[:n], hyp.splitlines()[:n]) if o.split() != c.split()}
+    _assert_aligned_as_errant(cached(), sorted(pairs))
+
+
+def _errant(annotator, orig, cor):
+    """ERRANT's own ``annotate`` on fresh parses (its alignment, not gecformats'), as the
+    :data:`~gecformats.convert.errant_extract.Edit` tuples an extraction gives."""
+    if orig == cor:
+        return ()
+    return tuple((e.o_start, e.o_end, e.type, e.c_str)
+                 for e in annotator.annotate(annotator.parse(orig), annotator.parse(cor)))
+
+
+def test_each_text_is_parsed_once_and_each_pair_typed_once():
+    """An Extraction parses each distinct text of a call once, aligns and types each
+    distinct pair once, remakes a kept source instead of parsing it again and reuses kept
+    edits; with caches of one entry (every call evicts) the edits are the same: ERRANT's."""
+    from gecformats.convert.errant_extract import Extraction, cached
+
+    annotator = cached()
+    pairs = list(zip(SOURCES + SOURCES, REF0 + REF1))  # "This is fine ." twice its source
+    expected = [_errant(annotator, o, c) for o, c in pairs]
+    extraction = Extraction(annotator)
+    assert extraction.edits(pairs + pairs) == expected + expected
+    # 3 sources with a correction that differs, 5 distinct such corrections
+    assert extraction.counts == {"parsed": 8, "remade": 0, "annotated": 5, "reused": 0}
+    assert extraction.edits(pairs) == expected
+    assert extraction.counts == {"parsed": 8, "remade": 0, "annotated": 5, "reused": 5}
+    new = (SOURCES[0], "He goes to the school .")
+    assert extraction.edits([new]) == [_errant(annotator, *new)]
+    assert extraction.counts == {"parsed": 9, "remade": 1, "annotated": 6, "reused": 5}
+    tiny = Extraction(annotator, parses=1, pairs=1)
+    assert [tiny.edits([p])[0] for p in pairs + pairs] == expected + expected
+    assert tiny.counts == {"parsed": 20, "remade": 0, "annotated": 10, "reused": 0}
+
+
+def test_a_line_that_differs_from_its_source_by_spaces_only_is_no_noop():
+    """errant_parallel compares the stripped line with the source's tokens joined by one
+    space: two spaces between words make no noop, and no edit either (ERRANT aligns the
+    equal tokens) -- the annotator has no line at all."""
+    from gecformats.convert.errant_extract import Extraction, cached, m2_lines
+
+    rows = [("He go to school .", "He go  to school .", " He go to school . ")]
+    assert "".join(m2_lines(rows, Extraction(cached()))) == (
+        "S He go to school .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n\n")
+
+
+def test_systems_scored_together_score_as_alone(tmp_path, monkeypatch):
+    """The run's caches (kept parses and edits) change no number: AMU twice and a copy of
+    it in one call with ERRANT, CLEME and GoToScorer, the gold extracted from the source
+    and the references by ERRANT in the same run, give the output of the same call without
+    caches, AMU's three rows are equal, and ERRANT's and CLEME's numbers are those of a
+    call on AMU alone with that metric alone (GoToScorer weighs by the systems scored)."""
+    from gecformats.convert import errant_extract
+
+    n = 100
+    src = _head(shared_file(f"{CONLL}/gecmetrics/conll14st-test.tok.src"), n, tmp_path / "src")
+    refs = [_head(shared_file(f"{CONLL}/gecmetrics/refs/conll14st-test.tok.trg{k}"), n,
+                  tmp_path / f"trg{k}") for k in (0, 1)]
+    amu = _head(shared_file(f"{CONLL}/official_submissions/AMU"), n, tmp_path / "AMU")
+    copy = tmp_path / "copy"
+    copy.write_bytes(amu.read_bytes())
+    camb = _head(shared_file(f"{CONLL}/official_submissions/CAMB"), n, tmp_path / "CAMB")
+    gold = ["--source", str(src), "--ref", str(refs[0]), "--ref", str(refs[1])]
+
+    def score(systems, metrics, keep=True):
+        extractions = {} if keep else {None: errant_extract.Extraction(
+            errant_extract.cached(), parses=0, pairs=0)}
+        monkeypatch.setattr(errant_extract, "_EXTRACTIONS", extractions)
+        result = CliRunner().invoke(app, [
+            "score", *map(str, systems), *gold, "--extractor", "errant", "--format", "tsv",
+            "-q", *(a for m in metrics for a in ("--metric", m))])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    metrics = ["errant", "cleme", "gotoscorer"]
+    together = score([amu, camb, amu, copy], metrics)
+    assert together == score([amu, camb, amu, copy], metrics, keep=False)
+    rows = [line.split("\t")[1:] for line in together.splitlines()[1:5]]
+    assert rows[0] == rows[2] == rows[3] != rows[1]
+    for system, row in ((amu, rows[0]), (camb, rows[1])):
+        alone = [score([system], [m]).splitlines()[1].split("\t")[1:] for m in metrics[:2]]
+        assert row[:len(alone[0]) + len(alone[1])] == alone[0] + alone[1]
+
+
+def test_the_gold_sources_are_parsed_once_for_the_systems_too(tmp_path, monkeypatch):
+    """score --source --ref --extractor errant: the sources parsed for the gold are remade
+    for the systems, not parsed again; a system's pair that is a reference's is not typed
+    again; the second metric and the second system reuse the edits."""
+    from gecformats.convert import errant_extract
+
+    monkeypatch.setattr(errant_extract, "_EXTRACTIONS", {})
+    files = {}
+    for name, lines in (("src", SOURCES), ("ref", REF0), ("a", REF1), ("b", REF1),
+                        ("c", REF0)):
+        files[name] = tmp_path / name
+        files[name].write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    result = CliRunner().invoke(app, [
+        "score", str(files["a"]), str(files["b"]), str(files["c"]), "--source",
+        str(files["src"]), "--ref", str(files["ref"]), "--extractor", "errant", "--metric",
+        "errant", "--metric", "senterrant", "--format", "tsv"])
+    assert result.exit_code == 0, result.output
+    # the gold: sources 0 and 2 and their references; the systems: source 1 (its
+    # reference was the source itself) and REF1's three lines; c is the reference
+    # (the first metric reuses c's two pairs, the second all five)
+    assert errant_extract.extraction().counts == {"parsed": 8, "remade": 2, "annotated": 5,
+                                                  "reused": 2 + 5}

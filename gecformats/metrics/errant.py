@@ -493,9 +493,10 @@ class ErrantMetric(Metric):
     def sentences(self, prepared: Sequence[ErrantGold],
                   hypotheses: Sequence[Sequence[Hypothesis]]) -> Iterator[list[ErrantStats]]:
         """:meth:`sentence` for a chunk (see :meth:`Metric.sentences`): with ``--extractor
-        errant``, spaCy parses the chunk's texts in batches (``nlp.pipe``), each gold source
-        once for all systems and each distinct hypothesis text once per sentence; the
-        statistics are those of :meth:`sentence`.
+        errant``, the chunk's pairs go to ERRANT at once (:func:`_errant_parses`): spaCy
+        parses their texts in batches (``nlp.pipe``), each source once per run and each
+        distinct (source, hypothesis) pair is aligned and typed once, whatever the number
+        of systems and metrics that gave it; the statistics are those of :meth:`sentence`.
 
         Raises:
             SystemFailure: an M2 hypothesis whose source differs from the gold's.
@@ -907,50 +908,41 @@ def _greedy_candidates(stats: Sequence[ErrantStats]) -> list[tuple[tuple[int, in
 
 
 class _ErrantParses:
-    """The spaCy parses of a chunk's gold sources and text hypotheses (see
-    :func:`_errant_parses`) and ERRANT's edits from them."""
+    """ERRANT's edits of a chunk's text hypotheses (see :func:`_errant_parses`)."""
 
-    def __init__(self, annotator: Any, sources: list[Any], texts: list[str],
-                 parsed: dict[tuple[int, str], Any]) -> None:
-        self.annotator, self.sources, self.texts, self.parsed = annotator, sources, texts, parsed
+    def __init__(self, texts: list[str], found: dict[tuple[str, str], Sequence[Any]]) -> None:
+        self.texts, self.found = texts, found
 
     def edits(self, i: int, tokens: Sequence[str]) -> list[RawEdit]:
         """What :func:`_errant_edits` gives for sentence ``i`` and ``tokens``."""
         cor_text = " ".join(tokens)
         if self.texts[i] == cor_text:
             return [(-1, -1, "noop", "-NONE-", 0)]
-        from gecformats.convert.errant_extract import annotate
+        return [(*e, 0) for e in self.found[self.texts[i], " ".join(cor_text.split())]]
 
-        return [(e.o_start, e.o_end, e.type, e.c_str, 0)
-                for e in annotate(self.annotator, self.sources[i], self.parsed[i, cor_text])]
+
+def _source_text(source: Sequence[str]) -> str:
+    """The text ERRANT compares a hypothesis with: the source's tokens as spaCy's ``Doc``
+    of ``" ".join(source).split()`` has them, joined by spaces."""
+    return " ".join(" ".join(source).split())
 
 
 def _errant_parses(prepared: Sequence[ErrantGold], hypotheses: Sequence[Sequence[Hypothesis]],
                    model: str | None) -> _ErrantParses:
-    """Parse, in spaCy batches, every text a chunk's :func:`_errant_edits` would parse: the
-    source of each sentence with a text hypothesis that differs from it (once, whatever the
-    number of systems) and each distinct such hypothesis text."""
-    from spacy.tokens import Doc
+    """ERRANT's edits of every text hypothesis of a chunk that differs from its source,
+    through the process's :func:`~gecformats.convert.errant_extract.extraction`: each
+    distinct (source, hypothesis) pair once, whatever the number of systems (and metrics)
+    that gave it, its texts parsed in spaCy batches, each source once per run."""
+    from gecformats.convert.errant_extract import extraction
 
-    from gecformats.convert.errant_extract import BATCH, cached
-
-    annotator = cached(model)
-    nlp = annotator.nlp
-    docs = [Doc(nlp.vocab, " ".join(p.source).split()) for p in prepared]
-    texts = [d.text.strip() for d in docs]
-    wanted: dict[tuple[int, str], None] = {}
-    for i, hyps in enumerate(hypotheses):
+    texts = [_source_text(p.source) for p in prepared]
+    pairs: dict[tuple[str, str], None] = {}
+    for text, hyps in zip(texts, hypotheses):
         for hyp in hyps:
             cor_text = " ".join(hyp.tokens)
-            if hyp.sentence is None and cor_text != texts[i]:
-                wanted[i, cor_text] = None
-    needed = sorted({i for i, _ in wanted})
-    sources: list[Any] = [None] * len(docs)
-    for i, doc in zip(needed, nlp.pipe((docs[i] for i in needed), batch_size=BATCH)):
-        sources[i] = doc
-    parsed = dict(zip(wanted, nlp.pipe((Doc(nlp.vocab, t.split()) for _, t in wanted),
-                                       batch_size=BATCH)))
-    return _ErrantParses(annotator, sources, texts, parsed)
+            if hyp.sentence is None and cor_text != text:
+                pairs[text, " ".join(cor_text.split())] = None
+    return _ErrantParses(texts, dict(zip(pairs, extraction(model).edits(pairs))))
 
 
 def _errant_edits(source: Sequence[str], tokens: Sequence[str], model: str | None
@@ -958,12 +950,5 @@ def _errant_edits(source: Sequence[str], tokens: Sequence[str], model: str | Non
     """ERRANT's own edits of a hypothesis (annotator 0, typed), as ``errant_parallel``
     extracts them from the source and the hypothesis tokens (a ``noop`` when they are
     equal): :mod:`gecformats.convert.errant_extract`."""
-    from gecformats.convert.errant_extract import annotate, cached
-
-    annotator = cached(model)
-    orig = annotator.parse(" ".join(source))
-    cor_text = " ".join(tokens)
-    if orig.text.strip() == cor_text:
-        return [(-1, -1, "noop", "-NONE-", 0)]
-    return [(e.o_start, e.o_end, e.type, e.c_str, 0)
-            for e in annotate(annotator, orig, annotator.parse(cor_text))]
+    return _errant_parses([ErrantGold(tuple(source), {}, ())],
+                          [[Hypothesis(tuple(tokens), "")]], model).edits(0, tokens)
