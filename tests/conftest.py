@@ -15,6 +15,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 SHARED = ROOT.parent / "shared"
+CONLL14_SYSTEMS = ("AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC",
+                   "SJTU", "UFC", "UMC")
+"""The 13 CoNLL-2014 submissions of ``../shared/corpora/conll14`` (INPUT: the sources)."""
 
 
 def in_ci() -> bool:

@@ -8,7 +8,7 @@ from functools import lru_cache
 import pytest
 from typer.testing import CliRunner
 
-from conftest import FIXTURES, shared_file
+from conftest import CONLL14_SYSTEMS, FIXTURES, shared_file
 from gecformats.cli import app
 from gecformats.errors import GecFormatError
 from gecformats.formats import m2
@@ -182,8 +182,7 @@ def test_build_from_options():
 # ------------------------------------------------------------------ the originals' outputs
 
 ORACLE = "reference/metrics/gotoscorer"
-SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU",
-           "UFC", "UMC"]
+SYSTEMS = list(CONLL14_SYSTEMS)
 
 
 @lru_cache(maxsize=None)

@@ -8,7 +8,7 @@ from functools import lru_cache
 import pytest
 from typer.testing import CliRunner
 
-from conftest import shared_file
+from conftest import CONLL14_SYSTEMS, shared_file
 from gecformats.cli import app
 from gecformats.metrics.base import Hypothesis
 from gecformats.metrics.green import GreenMetric, aggregate, best, counts, ngrams
@@ -122,8 +122,7 @@ def test_cli_scores_a_gold_with_intervals():
 
 CONLL = "corpora/conll14"
 ORACLE = "reference/metrics/green"
-SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU",
-           "UFC", "UMC"]
+SYSTEMS = list(CONLL14_SYSTEMS)
 CONFIGS = {"word_n4_beta2.0 (default)": {}, "word_n4_beta0.5": {"beta": 0.5},
            "char_n4_beta2.0": {"unit": "char"}}
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import maxmatch
-from conftest import SHARED, shared_file
+from conftest import CONLL14_SYSTEMS, SHARED, shared_file
 
 # its tests share costly module state (a fixture or a cache): one xdist worker runs them all;
 # every test on both backends: the pure-Python path and the compiled core
@@ -24,8 +24,7 @@ pytestmark = [pytest.mark.xdist_group("maxmatch_parity"), pytest.mark.usefixture
 EDGE = "reference/m2scorer/edgecases"
 CONLL = "corpora/conll14"
 COMBINED = f"{CONLL}/conll14st-test-data/noalt/official-2014.combined.m2"
-SYSTEMS = ("AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU",
-           "UFC", "UMC")
+SYSTEMS = CONLL14_SYSTEMS
 
 
 def shared(relative: str) -> Path:

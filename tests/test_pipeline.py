@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from conftest import FIXTURES, shared_file
+from conftest import CONLL14_SYSTEMS, FIXTURES, shared_file
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.metrics.m2 import M2Metric
 from gecformats.metrics.pipeline import evaluate
@@ -15,8 +15,7 @@ from gecformats.metrics.score import score_files, score_systems
 
 GOLD = FIXTURES / "score" / "sample.m2"
 HYP = FIXTURES / "score" / "sample.hyp"
-SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC",
-           "SJTU", "UFC", "UMC"]
+SYSTEMS = list(CONLL14_SYSTEMS)
 
 
 def _values(run, m=0):

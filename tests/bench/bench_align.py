@@ -32,13 +32,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
+from conftest import CONLL14_SYSTEMS  # noqa: E402
 from test_align import merged_and_split, paragraphs  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 CONLL = SHARED / "corpora/conll14"
 GOLD = CONLL / "conll14st-test-data/noalt/official-2014.combined.m2"
-SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU",
-           "UFC", "UMC"]
+SYSTEMS = list(CONLL14_SYSTEMS)
 
 CHILD = r'''
 import resource, sys, time
