@@ -182,3 +182,34 @@ def test_native_closer_to_errant_on_conll14():
                           for e in align_edits(s, t, extractor=extractor)) == g
                 for s, t, g in zip(source, targets, gold)) / len(gold)
         assert same["native"] > same["lcs"] and same["native"] > 0.97, (text, same)
+
+
+def _lcs_length(a: str, b: str) -> int:
+    previous = [0] * (len(b) + 1)
+    for ca in a:
+        current = [0]
+        for j, cb in enumerate(b):
+            current.append(previous[j] + 1 if ca == cb else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text("abc]^-\\xé", max_size=300), st.text("abc]^-\\xé", max_size=12),
+       st.booleans())
+def test_indel_is_the_lcs_distance_either_way_round(long: str, short: str, swap: bool) -> None:
+    """The character distance of a substitution, whichever side is the longer (the bit
+    vectors go over the shorter since a fuzz case of a megabyte token took 19 s)."""
+    from gecformats.convert.native_extract import _indel
+
+    a, b = (short, long) if swap else (long, short)
+    total = len(a) + len(b)
+    want = 0.0 if a == b or not total else (total - 2 * _lcs_length(a, b)) / total
+    assert _indel(a, b) == pytest.approx(want, abs=1e-12)
+
+
+def test_indel_of_a_megabyte_token() -> None:
+    from gecformats.convert.native_extract import _indel
+
+    assert _indel("go" * 500_000, "going") == pytest.approx(1 - 2 * 3 / 1_000_005)
+    assert _indel("goin", "x" * 1_000_000 + "g") == pytest.approx(1 - 2 / 1_000_005)

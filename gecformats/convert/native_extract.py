@@ -294,14 +294,26 @@ def _indel(a: str, b: str) -> float:
     total = len(a) + len(b)
     if a == b or not total:
         return 0.0
+    if len(b) > len(a):
+        # the bit vectors over the shorter string, the loop over the longer (a token of a
+        # megabyte against a word: a million small-integer steps, not ones on million-bit
+        # integers); the LCS is symmetric
+        a, b = b, a
     masks: dict[str, int] = {}
     for i, char in enumerate(b):
         masks[char] = masks.get(char, 0) | (1 << i)
+    if not b:
+        return 1.0
+    if len(a) > 256:
+        # a character that is not in b leaves the vector as it is: dropped before the loop
+        a = re.sub(f"[^{re.escape(''.join(masks))}]+", "", a)
     full = (1 << len(b)) - 1
     v = full
     for char in a:
         u = v & masks.get(char, 0)
         v = ((v + u) | (v - u)) & full
+        if not v:  # all of b matched: the LCS is b's length
+            break
     common = len(b) - bin(v).count("1")
     return (total - 2 * common) / total
 
