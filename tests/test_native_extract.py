@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from conftest import FIXTURES, shared_file
+from test_extract import lcs_length
 from gecformats.cli import app
 from gecformats.convert.extract import EXTRACTORS, align_edits
 from gecformats.convert.native_extract import spans, words
@@ -184,16 +185,6 @@ def test_native_closer_to_errant_on_conll14():
         assert same["native"] > same["lcs"] and same["native"] > 0.97, (text, same)
 
 
-def _lcs_length(a: str, b: str) -> int:
-    previous = [0] * (len(b) + 1)
-    for ca in a:
-        current = [0]
-        for j, cb in enumerate(b):
-            current.append(previous[j] + 1 if ca == cb else max(previous[j + 1], current[j]))
-        previous = current
-    return previous[-1]
-
-
 @settings(max_examples=300, deadline=None)
 @given(st.text("abc]^-\\xé", max_size=300), st.text("abc]^-\\xé", max_size=12),
        st.booleans())
@@ -204,7 +195,7 @@ def test_indel_is_the_lcs_distance_either_way_round(long: str, short: str, swap:
 
     a, b = (short, long) if swap else (long, short)
     total = len(a) + len(b)
-    want = 0.0 if a == b or not total else (total - 2 * _lcs_length(a, b)) / total
+    want = 0.0 if a == b or not total else (total - 2 * lcs_length(list(a), list(b))) / total
     assert _indel(a, b) == pytest.approx(want, abs=1e-12)
 
 

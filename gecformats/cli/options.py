@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from gecformats import formats
-from gecformats.metrics import METRICS
+from gecformats.metrics import ABSENT, METRICS
 
 
 class Deletion(str, Enum):
@@ -66,13 +66,13 @@ class SegmenterName(str, Enum):
 
 
 MetricName = Enum("MetricName", [(m, m) for m in METRICS], type=str)  # type: ignore[misc]
+Absent = Enum("Absent", [(a, a) for a in ABSENT], type=str)  # type: ignore[misc]
 
 # choices named once, in the library, whose modules only the commands that take them
 # import: made on first use (convert, gleu), not at every start-up
 _LIBRARY_CHOICES = {
     "ConvertAbsent": ("gecformats.convert.extract", "ABSENT"),
     "GleuVersion": ("gecformats.metrics.gleu", "VERSIONS"),
-    "Absent": ("gecformats.metrics", "ABSENT"),
 }
 
 

@@ -299,11 +299,11 @@ def _indel(a: str, b: str) -> float:
         # megabyte against a word: a million small-integer steps, not ones on million-bit
         # integers); the LCS is symmetric
         a, b = b, a
+    if not b:
+        return 1.0
     masks: dict[str, int] = {}
     for i, char in enumerate(b):
         masks[char] = masks.get(char, 0) | (1 << i)
-    if not b:
-        return 1.0
     if len(a) > 256:
         # a character that is not in b leaves the vector as it is: dropped before the loop
         a = re.sub(f"[^{re.escape(''.join(masks))}]+", "", a)
