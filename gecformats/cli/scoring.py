@@ -6,13 +6,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from contextlib import ExitStack
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import typer
-
-from gecformats.cli import progress_bar
+from gecformats.cli import _engine, echo, progress_bar, user_errors
 from gecformats.errors import GecFormatError, UsageError
 from gecformats.io import atomic_output, atomic_outputs
+
+if TYPE_CHECKING:
+    import typer
 
 
 def _v(value: Any) -> Any:
@@ -32,6 +33,24 @@ def given_options(ctx: typer.Context) -> dict[str, Any]:
             value = ctx.params[param.name]
             out[param.opts[0][2:]] = [_v(v) for v in value] if isinstance(value, (list, tuple)) else _v(value)
     return out
+
+
+def run_command(params: dict[str, Any], given: dict[str, Any]) -> None:
+    """Run ``score`` with its options' values as click parses them (``params``: each
+    parameter's value, a choice as its name, a repeated option as a tuple) and the options
+    given on the command line (``given``, :func:`given_options`); the body of both the typer
+    command and the fast path (:mod:`gecformats.cli.fast`).
+
+    Exits (:func:`~gecformats.cli.user_errors`) with status 1 for bad input, 2 for bad usage.
+    """
+    with user_errors():
+        outputs = outputs_of(params)
+        request = request_from(params, given)
+        request.formats = [f for _, f in outputs]
+    with user_errors(), _engine(params["engine"], params["scheduler"], params["workers"],
+                                None) as running:
+        run_request(request, params, running, params["quiet"], outputs,
+                    stdout=not outputs or "format" in given)
 
 
 def request_from(params: dict[str, Any], given: dict[str, Any]) -> Any:
@@ -63,7 +82,7 @@ def outputs_of(params: dict[str, Any]) -> list[tuple[str, str]]:
     Raises:
         UsageError: an unknown suffix, a file named twice, ``--verbose`` with ``-o``.
     """
-    from gecformats.cli.options import output_files
+    from gecformats.cli import output_files
     from gecformats.metrics.render import FORMATS
 
     outputs = output_files(params["output"], FORMATS)
@@ -103,9 +122,9 @@ def run_request(request: Any, params: dict[str, Any], engine: Any, quiet: bool,
                           enabled=not quiet and request.output_format != "json") as progress:
             outcome = run_score(request, progress)
         for note in outcome.notes:
-            typer.echo(f"gecformats: note: {note}", err=True)
+            echo(f"gecformats: note: {note}", err=True)
         for warning in outcome.warnings:
-            typer.echo(f"gecformats: warning: {warning}", err=True)
+            echo(f"gecformats: warning: {warning}", err=True)
         texts = [outcome.render(fmt) for _, fmt in outputs]
         per_sentence = [params["per_sentence"]] if params["per_sentence"] not in (None, "-") \
             else []
@@ -117,7 +136,7 @@ def run_request(request: Any, params: dict[str, Any], engine: Any, quiet: bool,
         if trace is not None:
             _copy(trace, sys.stderr)
     if stdout:
-        typer.echo(outcome.text)
+        echo(outcome.text)
     if params["per_sentence"] == "-":
         outcome.write_per_sentence(sys.stdout)
     _nonstandard(request, outcome)
@@ -149,7 +168,7 @@ def _nonstandard(request: Any, outcome: Any) -> None:
             continue
         numbers = run.totals[m][0].extra.get("nonstandard", ())
         if numbers:
-            typer.echo(f"gecformats: {request.gold}: sentence {numbers[0]} (and "
+            echo(f"gecformats: {request.gold}: sentence {numbers[0]} (and "
                        f"{len(numbers) - 1} more) has annotator ids the NUS scorer may visit "
                        "in another order", err=True)
 
@@ -164,7 +183,7 @@ def _spooled() -> Any:
 def _copy(trace: Any, out: Any) -> None:
     trace.seek(0)
     for chunk in iter(lambda: trace.read(1 << 16), ""):
-        typer.echo(chunk, file=out, nl=False)
+        echo(chunk, file=out, nl=False)
 
 
 def _trace(request: Any, params: dict[str, Any], trace: Any) -> Any:
@@ -229,11 +248,11 @@ def _verbose(request: Any, params: dict[str, Any]) -> None:
         for warning in (*result.input_warnings, *result.gold_warnings):
             if request.strict:
                 raise GecFormatError(warning)
-            typer.echo(f"gecformats: warning: {warning}", err=True)
+            echo(f"gecformats: warning: {warning}", err=True)
         if params["per_sentence"] is not None:
             from gecformats.metrics.score import write_per_sentence
 
             with atomic_output(params["per_sentence"]) as fh:
                 write_per_sentence(result, fh)
         _copy(trace, out)
-    typer.echo(format_result(result, request.output_format))
+    echo(format_result(result, request.output_format))
