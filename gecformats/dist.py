@@ -41,45 +41,14 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from gecformats.errors import GecFormatError, UsageError, install_hint
+from gecformats.errors import USER_ERRORS, GecFormatError, UsageError, install_hint
+from gecformats.io import chunks as chunks  # the tasks, as the local pipelines make them
 
 IN_FLIGHT = 2
 """Chunks in flight per worker: enough to keep every worker busy, few enough for flat memory."""
 
 DEFAULT_CHUNK = 2048
 """Items per task when no number of partitions is asked for."""
-
-USER_ERRORS: tuple[type[BaseException], ...] = (GecFormatError, OSError, UnicodeError,
-                                                 MemoryError, RecursionError)
-"""What a task raises for bad input (what the CLI prints as one line): sent back to the
-client as a result and raised there, never retried."""
-
-
-def chunks(items: Iterable[Any], size: int, settings: Any = None
-           ) -> Iterator[tuple[Any, int, list[Any]]]:
-    """``(settings, first, batch)`` tasks of ``size`` items (``first`` numbers the batch's
-    first item from 1), read from ``items`` as they are asked for.
-
-    Raises:
-        USER_ERRORS: what reading ``items`` raised, after the task of the items read
-            before it."""
-    batch: list[Any] = []
-    first = 1
-    try:
-        for item in items:
-            batch.append(item)
-            if len(batch) == size:
-                yield settings, first, batch
-                first += len(batch)
-                batch = []
-    except USER_ERRORS:
-        # the items read before the bad one are still work, as on the plain path, where
-        # they are written before the error (which an earlier item's own error precedes)
-        if batch:
-            yield settings, first, batch
-        raise
-    if batch:
-        yield settings, first, batch
 
 
 def run_chunks(engine: Any, function: Callable[[Any], tuple[list[Any], Any]],

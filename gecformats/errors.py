@@ -56,6 +56,13 @@ class UsageError(GecFormatError):
         super().__init__(message, file, line, kind)
 
 
+USER_ERRORS: tuple[type[BaseException], ...] = (GecFormatError, OSError, UnicodeError,
+                                                 MemoryError, RecursionError)
+"""What a task raises for bad input (what the CLI prints as one line): in
+:mod:`gecformats.dist`, sent back to the client as a result and raised there, never
+retried; :func:`gecformats.io.chunks` ends its tasks with it."""
+
+
 class GecFormatWarning(UserWarning):
     """What makes a number doubtful without making it wrong (a tokenization that differs
     from the gold's, gold edits past the end of their sentence …): the warnings the command

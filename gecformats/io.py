@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import IO, TYPE_CHECKING, Any, Union
 
-from gecformats.errors import GecFormatError
+from gecformats.errors import USER_ERRORS, GecFormatError
 
 if TYPE_CHECKING:
     import gzip
@@ -681,3 +681,31 @@ def lockstep(streams: Sequence[tuple[str, Iterable[Any]]],
 
 _END = object()
 """The end of a stream in :func:`lockstep` (``None`` can be an item)."""
+
+
+def chunks(items: Iterable[Any], size: int, settings: Any = None
+           ) -> Iterator[tuple[Any, int, list[Any]]]:
+    """``(settings, first, batch)`` tasks of ``size`` items (``first`` numbers the batch's
+    first item from 1), read from ``items`` as they are asked for: the work of a pipeline,
+    done in this process, by ``--jobs`` workers or on a cluster (:mod:`gecformats.dist`).
+
+    Raises:
+        USER_ERRORS: what reading ``items`` raised, after the task of the items read
+            before it."""
+    batch: list[Any] = []
+    first = 1
+    try:
+        for item in items:
+            batch.append(item)
+            if len(batch) == size:
+                yield settings, first, batch
+                first += len(batch)
+                batch = []
+    except USER_ERRORS:
+        # the items read before the bad one are still work, as on the plain path, where
+        # they are written before the error (which an earlier item's own error precedes)
+        if batch:
+            yield settings, first, batch
+        raise
+    if batch:
+        yield settings, first, batch

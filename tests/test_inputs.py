@@ -409,7 +409,7 @@ from hypothesis import strategies as st  # noqa: E402
 def test_surely_like_never_passes_an_unlike_line(source: str, changes) -> None:
     """The shortcut of the sentence check (a bound from the common start and end) says
     "like" only where the trigrams say so too: same decisions, fewer trigram sets."""
-    from gecformats.convert.align import flat
+    from gecformats.convert.trigram import flat
     from gecformats.metrics.inputs import THRESHOLD, similarity, surely_like
 
     text = source

@@ -12,9 +12,10 @@ one-to-one listed.
 1. *Units.*  Each hypothesis line is cut after every candidate sentence end (``. ! ? …``,
    optionally followed by closing quotes or brackets, before white space; ``。！？``
    anywhere): the units.  A blank line is one empty unit.
-2. *Anchors.*  A unit whose text (white space removed, casefolded: :func:`flat`) equals
-   that of exactly one gold sentence, and no other unit's, is an anchor; the longest chain
-   of anchors in order on both sides is kept (a longest increasing subsequence).
+2. *Anchors.*  A unit whose text (white space removed, casefolded:
+   :func:`~gecformats.convert.trigram.flat`) equals that of exactly one gold sentence, and
+   no other unit's, is an anchor; the longest chain of anchors in order on both sides is
+   kept (a longest increasing subsequence).
 3. *Near anchors.*  Where anchors are more than :data:`DIRECT` gold sentences or units
    apart (and the two counts are within a factor 2), each unit of the stretch is compared
    with the gold sentences around the place its characters put it at (:data:`WINDOW`
@@ -68,6 +69,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gecformats.convert.trigram import flat, trigrams
 from gecformats.errors import GecFormatError
 
 DIRECT = 64
@@ -110,17 +112,6 @@ _INNER_END = r"[.!?…]+[”’»)\]]*(?=[^\s.!?…”’»)\]])"
 the text): a place a unit may be cut too (a straight quote after it may open the next
 sentence as well as close this one, so it goes with the next)."""
 _ENDS = tuple(".!?…。！？")
-
-
-def flat(text: str | Sequence[str]) -> str:
-    """``text`` (a string, or tokens) without white space, casefolded: what the alignment
-    (and the pipeline's sentence check) compares, whatever the tokenization."""
-    return "".join(text.split() if isinstance(text, str) else text).casefold()
-
-
-def trigrams(text: str) -> frozenset[tuple[str, str, str]]:
-    """The set of character trigrams of ``text`` (a :func:`flat` text)."""
-    return frozenset(zip(text, text[1:], text[2:]))
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,10 +20,12 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Literal, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, runtime_checkable
 
 from gecformats.errors import UsageError
-from gecformats.report import Report
+
+if TYPE_CHECKING:  # the writers' report: ``score`` reads M2 and never imports it
+    from gecformats.report import Report
 
 Unit = Literal["token", "char", "text"]
 """What a format's offsets count: tokens (M2, I-measure XML: :class:`~gecformats.model.Sentence`),
@@ -175,7 +177,6 @@ def infer_input(path: str | os.PathLike[str], example: str | None = None,
 def _head(path: str | os.PathLike[str]) -> str | None:
     """The first kilobytes of ``path`` as text (``-``: standard input, peeked at without
     consuming it), or ``None`` when they cannot be read."""
-    import gzip
     import sys
 
     name = os.fspath(path)
@@ -184,7 +185,12 @@ def _head(path: str | os.PathLike[str]) -> str | None:
             peek = getattr(sys.stdin.buffer, "peek", None)
             head = peek(1024)[:1024] if peek is not None else b""
         elif os.path.isfile(name):
-            opener = gzip.open if name.endswith(".gz") else open
+            if name.endswith(".gz"):
+                import gzip
+
+                opener: Any = gzip.open
+            else:
+                opener = open
             with opener(name, "rb") as fh:
                 head = fh.read(8192)
         else:

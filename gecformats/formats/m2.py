@@ -56,14 +56,16 @@ import io
 import os
 import re
 from collections.abc import Iterable, Iterator
-from typing import IO, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 from maxmatch import split_hypothesis
 
 from gecformats.errors import GecFormatError
 from gecformats.io import Source, source_name, text_lines, text_output
 from gecformats.model import MAX_ANNOTATORS, MAX_DIGITS, Edit, Sentence, Target, make_edit
-from gecformats.report import Report
+
+if TYPE_CHECKING:  # imported by write(): reading M2 (``score``) never needs it
+    from gecformats.report import Report
 
 NAME = "m2"
 SUFFIXES = (".m2", ".m2.char", ".m2.word")
@@ -645,6 +647,8 @@ def write(
     Returns:
         A :class:`~gecformats.report.Report` of what was written and dropped.
     """
+    from gecformats.report import Report
+
     report = Report()
     with text_output(dest) as fh:
         _write(sentences, fh, deletion, targets, report)

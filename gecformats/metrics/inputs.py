@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from gecformats.convert.align import flat as _flat, trigrams
+from gecformats.convert.trigram import flat as _flat, trigrams
 from gecformats.errors import GecFormatError
 
 THRESHOLD = 0.3
@@ -80,7 +80,7 @@ def similarity(a: Grams, b: Grams) -> float:
 
 
 def surely_like(source: Grams, flat: str) -> bool:
-    """Whether the text ``flat`` (:func:`~gecformats.convert.align.flat`) shares at least
+    """Whether the text ``flat`` (:func:`~gecformats.convert.trigram.flat`) shares at least
     :data:`THRESHOLD` of its trigrams with ``source`` for sure, told from the start and the
     end the two have in common, without making its trigrams (most lines of a GEC output
     differ from their source in a few places: this is what makes the check cheap).

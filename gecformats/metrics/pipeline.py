@@ -24,12 +24,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
 from typing import Any
 
 from gecformats.errors import GecFormatError, UsageError
-from gecformats.io import lockstep, source_name
+from gecformats.io import chunks, lockstep, source_name
 from gecformats.metrics.base import GoldView, Hypothesis, Metric, SystemFailure, Totals
-from gecformats.convert.documents import documents
 from gecformats.metrics.inputs import Correspondence, GoldFit, align_hint, grams
 from gecformats.model import Sentence
 
@@ -239,7 +239,9 @@ def _evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathL
         sentences = _read_gold(gold, gold_format)
         return sentences if one is None else (one.keep(s, count) for s in sentences)
 
-    if unit == "document":
+    if unit == "document":  # imported here, used by units() below as well
+        from gecformats.convert.documents import documents
+
         reader.documents(gold, gold_format)
         gold_items = documents(fit.fit(n, s) for n, s in enumerate(read_gold(True), 1))
     elif align:
@@ -288,8 +290,6 @@ def _evaluate(hypotheses: Sequence[str | os.PathLike[str]], gold: str | os.PathL
     # after the sentences read before it are scored: a sentence that cannot be scored
     # comes first in corpus order, on every engine alike
     unread: list[GecFormatError] = []
-    from gecformats.dist import chunks
-
     tasks = ((metric_tuple, first, batch)
              for _, first, batch in chunks(_until_error(rows(), unread), CHUNK))
     count = 0
@@ -351,8 +351,8 @@ def _metric_warnings(metric: Metric, totals: Sequence[Totals], paths: Sequence[s
         if count and metric.name == "m2":
             from gecformats.metrics.score import impossible_warning
 
-            values = dict(zip(("precision", "recall", "f"), t.values))
-            warnings.append(impossible_warning(gold, count, first, _Values(**values), path))
+            values = SimpleNamespace(**dict(zip(("precision", "recall", "f"), t.values)))
+            warnings.append(impossible_warning(gold, count, first, values, path))
         problem = t.extra.get("type_problem")
         if problem is not None:
             raise GecFormatError(problem[0], (source_name(path), gold)[problem[1]])
@@ -366,13 +366,6 @@ def _metric_warnings(metric: Metric, totals: Sequence[Totals], paths: Sequence[s
 
             notes.append(extraction_warning(source_name(path), hyp))
     return warnings, notes
-
-
-@dataclass
-class _Values:
-    precision: float
-    recall: float
-    f: float
 
 
 def once(warnings: Sequence[str], paths: Sequence[str]) -> list[str]:

@@ -28,7 +28,8 @@ from maxmatch import PY27_WHITESPACE, CorpusScorer, SentenceChoice, SentenceResu
 from gecformats import __version__
 from gecformats.errors import GecFormatError
 from gecformats.formats import m2
-from gecformats.io import binary_lines, lockstep, numbered_lines, open_binary, source_name
+from gecformats.io import (binary_lines, chunks, lockstep, numbered_lines, open_binary,
+                           source_name)
 from gecformats.metrics.modes import ModeScorer, optional_spans
 from gecformats.model import Sentence
 
@@ -484,8 +485,6 @@ class Scoring:
                    ) -> Iterator[ScoredSentence]:
         """The alignments on the engine's Dask workers, chunk by chunk; the annotator
         choice, which depends on the running totals, here in sentence order."""
-        from gecformats.dist import chunks
-
         kept: deque[list[tuple[int, Sentence, str]]] = deque()  # what stays on the client
         settings = (self.max_unchanged_words, self.ignore_whitespace_casing, self.max_edges)
         # an input error met while a chunk is read (a line count that differs, ...) waits
