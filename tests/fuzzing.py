@@ -576,6 +576,31 @@ def _drop_in(args: list[str]) -> _Result:
     return _Result(code, out.getvalue(), err.getvalue(), None)
 
 
+def _fast(args: list[str]) -> _Result | None:
+    """A command line the console script runs on its fast path (gecformats/cli/fast.py,
+    ``score`` without typer), run that way; ``None`` when that path leaves it to typer."""
+    import contextlib
+    import io
+
+    from gecformats.cli import fast
+
+    if not args or args[0] not in fast.RUNNERS or fast.parse(args[0], args[1:]) is None:
+        return None
+    out, err = io.StringIO(), io.StringIO()
+    code, exception = 0, None
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            fast.run(args)
+    except SystemExit as exc:  # as CliRunner: the exit status, the exception if not 0
+        code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+        exception = exc if code else None
+    except (_Timeout, MemoryError):
+        raise
+    except Exception as exc:  # judged as a traceback
+        code, exception = 1, exc
+    return _Result(code, out.getvalue(), err.getvalue(), exception)
+
+
 LIBRARY_COMMANDS = ("judgments",)
 """Drop-in commands that call a library reader directly (no CLI command of their own yet):
 ``judgments FILE [--systems-split SEP]`` reads Appraise ranking XML with
@@ -619,6 +644,8 @@ def _invoke(command: str, args: list[str]) -> Any:
             result = _drop_in(args[1:])
         elif command in LIBRARY_COMMANDS:
             result = _library(args)
+        elif (fast := _fast(args)) is not None:
+            result = fast
         else:
             result = CliRunner().invoke(app, args, catch_exceptions=True)
     finally:
