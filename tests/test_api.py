@@ -170,8 +170,11 @@ def test_read_write_convert_validate(tmp_path: Path) -> None:
     assert gecformats.validate(GOLD) == []
     problems = gecformats.validate(FIXTURES / "m2/invalid/overlap.m2")
     assert [(p.line, p.kind) for p in problems] == [(3, "overlap"), (6, "overlap")]
+    (tmp_path / "unknown.xyz").write_text("some text\n", encoding="utf-8")
     with pytest.raises(gecformats.UsageError, match="format='"):
         gecformats.read(tmp_path / "unknown.xyz")
+    with pytest.raises(FileNotFoundError):  # missing: not a format to name
+        gecformats.read(tmp_path / "missing.xyz")
 
 
 def test_convert_and_validate_stay_functions_when_their_modules_are_imported() -> None:

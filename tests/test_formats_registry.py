@@ -42,3 +42,13 @@ def test_inferring_a_format_imports_no_reader() -> None:
 def test_unknown_name_lists_the_known_ones() -> None:
     with pytest.raises(GecFormatError, match="known: m2, hoo2011"):
         formats.get("conllu")
+
+
+def test_a_missing_file_is_missing_not_of_an_unknown_format(tmp_path) -> None:
+    """A missing input without a telling suffix is bad input (exit 1: no such file), not a
+    format the user should name (it was a usage error asking for --gold-format)."""
+    missing = tmp_path / "gold"
+    with pytest.raises(FileNotFoundError) as raised:
+        formats.infer_input(missing, example="gecformats score HYP --gold GOLD --gold-format {format}")
+    assert raised.value.filename == str(missing)
+    assert formats.infer_input(tmp_path / "gold.m2") == "m2"  # the suffix still tells

@@ -146,11 +146,18 @@ def infer_input(path: str | os.PathLike[str], example: str | None = None,
 
     Raises:
         UsageError: the format cannot be told; the message gives the command to type.
+        FileNotFoundError: there is no ``path`` (and its name does not tell the format):
+            bad input, not a format to name.
     """
     try:
         return infer(path)
     except UsageError as exc:
         suffix_error = exc
+    name = os.fspath(path)
+    if name != "-" and not os.path.exists(name):
+        import errno
+
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
     head = _head(path)
     found = _sniff_text(head)
     if found is not None:
