@@ -151,3 +151,42 @@ def test_a_plain_score_never_imports_typer(tmp_path: Path) -> None:
                            f"{S}/sample.m2"], capture_output=True, text=True, cwd=ROOT,
                           timeout=120)
     assert done.returncode == 0 and done.stderr.strip().endswith("False"), done.stderr
+
+
+def _wait_until_open(pid: int, path: Path, seconds: float = 60) -> None:
+    """Until process ``pid`` has ``path`` open (``/proc``; elsewhere a fixed wait)."""
+    import time
+
+    fds = Path(f"/proc/{pid}/fd")
+    if not fds.is_dir():
+        time.sleep(3)
+        return
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            if any(os.path.realpath(fd) == os.path.realpath(path) for fd in fds.iterdir()):
+                return
+        except OSError:  # a descriptor closed while listed
+            pass
+        time.sleep(0.02)
+    raise AssertionError(f"{path} never opened")
+
+
+@pytest.mark.parametrize("typer", [False, True], ids=["fast", "typer"])
+def test_ctrl_c_ends_either_way_alike(typer: bool) -> None:
+    """Ctrl-C while ``score`` waits for its standard input: exit status 130 (the shell's
+    for SIGINT), no message, no traceback."""
+    import signal
+    import time
+
+    env = {k: v for k, v in os.environ.items() if k != "GECFORMATS_NO_FAST"}
+    if typer:
+        env["GECFORMATS_NO_FAST"] = "1"
+    proc = subprocess.Popen([sys.executable, "-m", "gecformats", "score", "-", "--gold",
+                             f"{S}/sample.m2"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    _wait_until_open(proc.pid, Path(f"{S}/sample.m2"))  # in the command's body
+    time.sleep(0.2)  # reading standard input, which stays open
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out, err) == (130, b"", b"")

@@ -161,7 +161,8 @@ def echo(message: str, err: bool = False, file: IO[str] | None = None, nl: bool 
 
 
 def aborted() -> None:
-    """End the run for Ctrl-C (or end of input at a prompt): one line and exit status 1."""
+    """End the run for an end of input where a command asked for more (click's ``Abort``):
+    one line and exit status 1.  (Ctrl-C ends a run with status 130 and no message.)"""
     echo("gecformats: aborted", err=True)
     sys.exit(BAD_DATA)
 

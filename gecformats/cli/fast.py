@@ -128,7 +128,9 @@ def run(argv: list[str]) -> bool:
     module, function = RUNNERS[argv[0]]
     try:
         getattr(importlib.import_module(module), function)(*parsed)
-    except (KeyboardInterrupt, EOFError):
+    except KeyboardInterrupt:
+        sys.exit(130)  # typer's way with Ctrl-C: the shell's status for SIGINT, no message
+    except EOFError:
         from gecformats.cli import aborted, echo
 
         echo("", err=True)  # as click does before its Abort
