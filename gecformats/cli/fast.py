@@ -1,6 +1,6 @@
 """``gecformats score`` without typer: the fast path of the command line (issue 37: start-up).
 
-Importing typer and building its command takes about 35 ms, more than the rest of a small
+Importing typer and building its command takes about 40 ms, more than the rest of a small
 ``score`` run up to reading the gold. A command line of the commands in :data:`RUNNERS`
 is therefore first read here, from a table of the typer command's own parameters
 (:mod:`gecformats.cli.fast_spec`, generated from the command by :func:`spec_source`), and
@@ -8,10 +8,10 @@ run by the same body as the typer command. Whatever the table does not settle go
 typer instead (:func:`parse` returns ``None``): ``--help``, an unknown, repeated or
 clustered option, a value typer would refuse (an unknown choice, a number out of range,
 a value that starts with ``-``), no arguments, shell completion, Windows (where click
-expands wildcards). So the fast path never
-accepts what typer refuses, and what it accepts it reads as typer does: the same values
-in the same order, the same options counted as given (``tests/test_cli_fast.py`` checks
-this on generated command lines, and that the table is the command's).
+expands wildcards). So the fast path never accepts what typer refuses, and what it
+accepts it reads as typer does: the same values in the same order, the same options
+counted as given (``tests/test_cli_fast.py`` checks this on generated command lines, and
+that the table is the command's).
 
 ``GECFORMATS_NO_FAST=1`` in the environment sends every command line to typer.
 """
