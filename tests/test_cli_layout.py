@@ -147,7 +147,8 @@ def test_score_imports_little_before_it_reads_the_gold(tmp_path) -> None:
                  and m.rsplit(".", 1)[1] in ("gleu", "errant", "imeasure", "green", "cleme",
                                              "gotoscorer", "sentmean", "ixml", "bea", "nucle"))]
     assert not heavy, heavy
-    # 29 and 49 with the fast path and the lean imports (66 and 94 beyond typer's before
-    # the first bound)
+    # 29 and 57 with the fast path and the lean imports, installed as CI installs it (49
+    # in an editable install, whose finder imports importlib, contextlib ... at start-up;
+    # 66 and 94 beyond typer's before the first bound)
     assert len(ours) <= 29, ours
-    assert len(modules) <= 49, modules
+    assert len(modules) <= 57, modules
